@@ -1,0 +1,88 @@
+"""readermode's extractor: pure Python on lxml, no browser.
+
+Public surface: ``extract`` and ``snapshot_from_bytes``, the shared types, the options, the
+cascade's stages and the error tree. Everything else lives in private modules.
+"""
+
+from ._api import Source, extract, snapshot_from_bytes
+from ._cascade import Candidate, Skip, Stage, StageInput
+from ._compare import ShingleScore, WordScore, aggregate, shingle_score, word_score
+from ._decode import DEFAULT_MAX_BYTES, DecodedText, decode_html
+from ._errors import (
+    BrowserMissingError,
+    BudgetExceededError,
+    EmptyInputError,
+    FetchError,
+    HTTPStatusError,
+    InputError,
+    InputNotFoundError,
+    InputTooLargeError,
+    NavigationError,
+    NoContentError,
+    NotHTMLError,
+    ReadermodeError,
+    RenderError,
+    UndecodableInputError,
+)
+from ._markdown import html_to_markdown
+from ._options import ExtractOptions
+from ._rules import ALL_RULES, RULE_FAMILIES
+from ._sanitize import sanitize_html
+from ._stages import (
+    DEFAULT_STAGES,
+    STAGES_BY_NAME,
+    ReadabilityJsStage,
+    ReadabilityLxmlStage,
+    ScorerStage,
+)
+from ._text import count_words, words
+from ._types import Extraction, Metadata, PageSnapshot, ReadabilityResult, TraceEntry
+
+__all__ = [
+    "ALL_RULES",
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_STAGES",
+    "RULE_FAMILIES",
+    "STAGES_BY_NAME",
+    "BrowserMissingError",
+    "BudgetExceededError",
+    "Candidate",
+    "DecodedText",
+    "EmptyInputError",
+    "ExtractOptions",
+    "Extraction",
+    "FetchError",
+    "HTTPStatusError",
+    "InputError",
+    "InputNotFoundError",
+    "InputTooLargeError",
+    "Metadata",
+    "NavigationError",
+    "NoContentError",
+    "NotHTMLError",
+    "PageSnapshot",
+    "ReadabilityJsStage",
+    "ReadabilityLxmlStage",
+    "ReadabilityResult",
+    "ReadermodeError",
+    "RenderError",
+    "ScorerStage",
+    "ShingleScore",
+    "Skip",
+    "Source",
+    "Stage",
+    "StageInput",
+    "TraceEntry",
+    "UndecodableInputError",
+    "WordScore",
+    "aggregate",
+    "count_words",
+    "decode_html",
+    "extract",
+    "html_to_markdown",
+    "sanitize_html",
+    "shingle_score",
+    "snapshot_from_bytes",
+    "word_score",
+    "words",
+]

@@ -1,0 +1,88 @@
+"""The extractor's entry points: bytes, text or a snapshot in, an ``Extraction`` out."""
+
+from __future__ import annotations
+
+import copy
+
+import lxml.html
+from lxml.html import HtmlElement
+
+from ._cascade import StageInput, run_cascade
+from ._decode import check_size, decode_html
+from ._markdown import html_to_markdown
+from ._metadata import read_metadata
+from ._options import ExtractOptions
+from ._parse import parse_html
+from ._postprocess import resolve_base_url
+from ._rules import apply_rules
+from ._stages import DEFAULT_STAGES
+from ._types import Extraction, PageSnapshot
+
+Source = PageSnapshot | bytes | str | HtmlElement
+
+
+def snapshot_from_bytes(
+    data: bytes,
+    *,
+    url: str | None = None,
+    declared_encoding: str | None = None,
+    max_bytes: int | None = None,
+    status: int | None = None,
+) -> PageSnapshot:
+    """The static path: decode raw page bytes into a snapshot with no Readability.js result."""
+    limit = max_bytes if max_bytes is not None else ExtractOptions().max_bytes
+    decoded = decode_html(data, declared_encoding=declared_encoding, max_bytes=limit)
+    return PageSnapshot(html=decoded.text, url=url, final_url=url, status=status)
+
+
+def _as_snapshot(source: Source, url: str | None, options: ExtractOptions) -> PageSnapshot:
+    if isinstance(source, PageSnapshot):
+        check_size(source.html.encode("utf-8", "surrogatepass"), options.max_bytes)
+        return source
+    if isinstance(source, bytes | bytearray | memoryview):
+        return snapshot_from_bytes(bytes(source), url=url, max_bytes=options.max_bytes)
+    if isinstance(source, str):
+        check_size(source.encode("utf-8", "surrogatepass"), options.max_bytes)
+        return PageSnapshot(html=source, url=url, final_url=url)
+    if isinstance(source, HtmlElement):
+        # Serialise rather than keep a reference: the caller's tree is never touched.
+        return PageSnapshot(
+            html=lxml.html.tostring(source, encoding="unicode"), url=url, final_url=url
+        )
+    raise TypeError(f"cannot extract from {type(source).__name__}")
+
+
+def extract(
+    source: Source,
+    *,
+    url: str | None = None,
+    options: ExtractOptions | None = None,
+) -> Extraction:
+    """Extract the main content of a page.
+
+    ``source`` is raw bytes (charset detected), text, an lxml tree (left untouched) or a
+    ``PageSnapshot`` from the renderer. ``url`` resolves relative links when the source does
+    not carry one. Raises only ``ReadermodeError`` subclasses for bad input or empty pages.
+    """
+    options = options or ExtractOptions()
+    snapshot = _as_snapshot(source, url, options)
+    document = parse_html(snapshot.html)
+    metadata = read_metadata(document, snapshot)
+    base_url = resolve_base_url(document, snapshot.base_url)
+
+    cleaned = copy.deepcopy(document)  # metadata and base were read from the untouched parse
+    trace = apply_rules(cleaned, options.rules)
+    stages = options.stages if options.stages is not None else DEFAULT_STAGES
+    page = StageInput(snapshot=snapshot, document=cleaned, base_url=base_url)
+    result = run_cascade(page, stages, min_words=options.min_words)
+
+    return Extraction(
+        url=snapshot.final_url or snapshot.url,
+        metadata=metadata,
+        html=result.content.html,
+        text=result.content.text,
+        markdown=html_to_markdown(result.content.html),
+        stage=result.stage,
+        trace=(*trace, *result.trace),
+        warnings=snapshot.warnings,
+    )

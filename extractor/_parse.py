@@ -1,0 +1,39 @@
+"""Text to an lxml HTML tree, for whole documents and pasted fragments alike."""
+
+from __future__ import annotations
+
+import re
+
+import lxml.etree
+import lxml.html
+from lxml.html import HtmlElement
+
+from ._errors import EmptyInputError
+
+# libxml2 refuses these in text; browsers drop them too.
+_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# lxml refuses str input that carries an XML encoding declaration.
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+
+_PARSER = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, default_doctype=False)
+
+
+def parse_html(text: str) -> HtmlElement:
+    """Parse HTML text into a new ``<html>`` element; fragments get ``<html><body>`` around."""
+    text = _XML_DECLARATION.sub("", text, count=1)
+    text = _XML_ILLEGAL.sub("", text)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates (from broken JSON or a fuzzer)
+        text = text.encode("utf-8", "replace").decode("utf-8")
+    if not text.strip():
+        raise EmptyInputError("input is empty")
+    try:
+        root = lxml.html.document_fromstring(text, parser=_PARSER)
+    except (lxml.etree.ParserError, ValueError) as exc:
+        # "Document is empty": the input held only comments, a doctype or similar.
+        raise EmptyInputError(f"input has no HTML elements ({exc})") from exc
+    if root.find("body") is None:
+        # A page whose text lives in <head> only, or a frameset: give it a body to score.
+        root.append(lxml.html.Element("body"))
+    return root

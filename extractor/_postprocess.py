@@ -1,0 +1,192 @@
+"""Post-processing of the winning content: lazy images, absolute URLs, whitespace, sanitising.
+
+Runs on an element the cascade owns (stages hand over copies), and always in the same order:
+promote lazy image sources first (the sanitiser drops the data-* attributes that carry them),
+make URLs absolute, normalise whitespace, then sanitise last, so the HTML we emit is exactly
+what the sanitiser produced.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urljoin, urlsplit
+
+import lxml.etree
+import lxml.html
+from lxml.html import HtmlElement
+
+from ._sanitize import sanitize_html
+from ._text import BLOCK_TAGS, element_text
+
+LAZY_SRC_ATTRIBUTES = (
+    "data-src",
+    "data-original",
+    "data-lazy-src",
+    "data-lazy",
+    "data-url",
+    "data-hi-res-src",
+    "data-full-src",
+    "data-original-src",
+    "data-actualsrc",
+    "data-echo",
+    "data-img-src",
+)
+LAZY_SRCSET_ATTRIBUTES = ("data-srcset", "data-lazy-srcset", "data-original-srcset", "srcset")
+
+# Sources that stand in for the real image until a script swaps them.
+_PLACEHOLDER_SRC = re.compile(
+    r"^data:|placeholder|blank\.(gif|png)|spacer|pixel\.|1x1|transparent\.(gif|png)|"
+    r"lazy[-_]?load|loading\.(gif|svg)|grey\.gif|gray\.gif",
+    re.IGNORECASE,
+)
+_SRCSET_ENTRY = re.compile(r"\s*(\S+?)(?:\s+([\d.]+)([wx]))?\s*(?:,|$)")
+_SPACES = re.compile(r"\s+")
+_EMPTY_DROPPABLE = frozenset(
+    {
+        "p",
+        "div",
+        "span",
+        "section",
+        "li",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "figure",
+        "figcaption",
+        "blockquote",
+        "strong",
+        "em",
+        "b",
+        "i",
+    }
+)
+_KEEPS_EMPTY = ("img", "br", "hr", "td", "th")
+
+
+@dataclass(frozen=True)
+class CleanContent:
+    """Sanitised HTML of the main content and its plain text."""
+
+    html: str
+    text: str
+
+
+def postprocess(element: HtmlElement, *, base_url: str | None) -> CleanContent:
+    """Turn a candidate element (owned by the caller, mutated here) into clean content."""
+    promote_lazy_images(element)
+    if base_url and urlsplit(base_url).scheme in ("http", "https", "file"):
+        element.make_links_absolute(base_url, resolve_base_href=False, handle_failures="discard")
+    normalize_whitespace(element)
+    element = _unwrap_wrappers(element)
+    raw = lxml.html.tostring(element, encoding="unicode", with_tail=False)
+    html = sanitize_html(raw).strip()
+    return CleanContent(html=html, text=html_to_text(html))
+
+
+_WRAPPER_TAGS = frozenset({"div", "section", "article", "main", "body", "html"})
+
+
+def _unwrap_wrappers(element: HtmlElement) -> HtmlElement:
+    """Skip containers that hold nothing but one other container (readability's div in a div)."""
+    while (
+        len(element) == 1
+        and element[0].tag in _WRAPPER_TAGS
+        and not (element.text or "").strip()
+        and not (element[0].tail or "").strip()
+    ):
+        element = element[0]
+    return element
+
+
+def html_to_text(html: str) -> str:
+    """Plain text of an HTML fragment (used on sanitised HTML, so all outputs agree)."""
+    if not html.strip():
+        return ""
+    root = lxml.html.fragment_fromstring(html, create_parent="div")
+    return element_text(root)
+
+
+def best_srcset_url(srcset: str) -> str | None:
+    """The largest candidate of a srcset (by width or density descriptor)."""
+    best: tuple[float, str] | None = None
+    for match in _SRCSET_ENTRY.finditer(srcset):
+        url, size = match.group(1), match.group(2)
+        if not url or url == ",":
+            continue
+        weight = float(size) if size else 1.0
+        if best is None or weight > best[0]:
+            best = (weight, url.rstrip(","))
+    return best[1] if best else None
+
+
+def _is_placeholder(src: str | None) -> bool:
+    return not src or not src.strip() or bool(_PLACEHOLDER_SRC.search(src.strip()))
+
+
+def promote_lazy_images(root: HtmlElement) -> int:
+    """Give lazy-loaded images their real ``src``; return how many were changed."""
+    changed = 0
+    for img in root.iter("img"):
+        if not _is_placeholder(img.get("src")):
+            continue
+        real = next((img.get(a) for a in LAZY_SRC_ATTRIBUTES if img.get(a, "").strip()), None)
+        if real is None:
+            srcset = next(
+                (img.get(a) for a in LAZY_SRCSET_ATTRIBUTES if img.get(a, "").strip()), None
+            )
+            real = best_srcset_url(srcset) if srcset else None
+        if real is None:
+            real = _picture_source(img)
+        if real:
+            img.set("src", real.strip())
+            changed += 1
+    return changed
+
+
+def _picture_source(img: HtmlElement) -> str | None:
+    parent = img.getparent()
+    if parent is None or parent.tag != "picture":
+        return None
+    for source in parent.iter("source"):
+        srcset = source.get("srcset") or source.get("data-srcset")
+        if srcset:
+            return best_srcset_url(srcset)
+    return None
+
+
+def normalize_whitespace(root: HtmlElement) -> None:
+    """Collapse runs of whitespace outside <pre>, drop empty blocks, one block per line."""
+    for element in list(root.iter(lxml.etree.Element)):
+        if element.tag == "pre" or any(a.tag == "pre" for a in element.iterancestors()):
+            continue
+        if element.text:
+            element.text = _SPACES.sub(" ", element.text)
+        if element.tail and element.getparent() is not None:
+            in_pre = element.getparent().tag == "pre"
+            if not in_pre:
+                element.tail = _SPACES.sub(" ", element.tail)
+    for element in reversed(list(root.iter(*_EMPTY_DROPPABLE))):
+        if element is root or element.getparent() is None:
+            continue
+        if element.text_content().strip() or any(True for _ in element.iter(*_KEEPS_EMPTY)):
+            continue
+        element.drop_tree()
+    for element in root.iter(*BLOCK_TAGS):
+        if element is not root and (element.tail is None or not element.tail.strip()):
+            element.tail = "\n"
+
+
+def resolve_base_url(document: HtmlElement, page_url: str | None) -> str | None:
+    """The URL relative links resolve against: ``<base href>`` (itself resolved) or the page's."""
+    base = document.find(".//base[@href]")
+    href = base.get("href", "").strip() if base is not None else ""
+    if href and not href.lower().startswith(("javascript:", "data:")):
+        try:
+            return urljoin(page_url, href) if page_url else href
+        except ValueError:
+            return page_url
+    return page_url

@@ -1,0 +1,185 @@
+"""Pre-clean rule families: what is removed before any stage scores the page.
+
+One family per kind of non-content, each with one switch (its name in ``ExtractOptions.rules``)
+and that same name in the trace when it removes something. Rules select elements; the runner
+removes them (keeping their tail text, which belongs to the parent) on the caller's copy.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from lxml.html import HtmlElement
+
+from ._types import TraceEntry
+
+CHROME_MAX_SHARE = 0.5
+"""Never drop a header/footer/nav holding at least half the page's text: then it is the page."""
+
+EXCERPT_CHARS = 80
+"""Length of the text excerpt recorded in the trace for a removal."""
+
+HIDDEN_MARK = "data-readermode-hidden"
+"""Attribute the renderer's snapshot script sets on elements a reader cannot see."""
+
+_PROTECTED = frozenset({"html", "body"})
+_CONTENT_ROOTS = frozenset({"article", "main"})
+
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+_A11Y_LABEL = re.compile(
+    r"(^|[\s_-])(visually-?hidden|sr-only|screen-?reader(-text|-only)?|a11y-hidden)($|[\s_-])",
+    re.IGNORECASE,
+)
+_EXECUTABLE_TAGS = (
+    "script",
+    "style",
+    "template",
+    "noscript",
+    "object",
+    "embed",
+    "applet",
+    "link",
+    "iframe",
+    "frame",
+    "frameset",
+    "dialog",
+)
+_CHROME_ROLES = ("banner", "contentinfo", "navigation")
+
+
+@dataclass(frozen=True)
+class RuleFamily:
+    """A named family of removals with the function that selects its elements."""
+
+    name: str
+    description: str
+    select: Callable[[HtmlElement], Iterable[HtmlElement]]
+
+
+def _select_executable(root: HtmlElement) -> Iterable[HtmlElement]:
+    return root.iter(*_EXECUTABLE_TAGS)
+
+
+def _is_hidden(element: HtmlElement) -> bool:
+    hidden = element.get("hidden")
+    if hidden is not None and hidden.lower() != "until-found":  # until-found is revealable
+        return True
+    if element.get("aria-hidden", "").lower() == "true":
+        # Readability.js keeps aria-hidden fallback images (lazy-loading libraries use them).
+        return "fallback-image" not in element.get("class", "")
+    if element.get(HIDDEN_MARK) is not None:
+        return True
+    if element.tag == "input" and element.get("type", "").lower() == "hidden":
+        return True
+    style = element.get("style")
+    return bool(style and _HIDDEN_STYLE.search(style))
+
+
+def _select_hidden(root: HtmlElement) -> Iterable[HtmlElement]:
+    return (el for el in root.iter() if el.tag not in _PROTECTED and _is_hidden(el))
+
+
+def _class_and_id(element: HtmlElement) -> str:
+    return f"{element.get('class', '')} {element.get('id', '')}"
+
+
+def _select_a11y_labels(root: HtmlElement) -> Iterable[HtmlElement]:
+    return (
+        el
+        for el in root.iter()
+        if el.tag not in _PROTECTED and _A11Y_LABEL.search(_class_and_id(el))
+    )
+
+
+def _select_comments(root: HtmlElement) -> Iterable[HtmlElement]:
+    # Structural containers are spared: themes put "comments-open" on <body> or <article>.
+    return (
+        el
+        for el in root.iter()
+        if el.tag not in _PROTECTED
+        and el.tag not in _CONTENT_ROOTS
+        and "comment" in _class_and_id(el).lower()
+    )
+
+
+def _inside_content_root(element: HtmlElement) -> bool:
+    return any(
+        ancestor.tag in _CONTENT_ROOTS or ancestor.get("role") in ("main", "article")
+        for ancestor in element.iterancestors()
+    )
+
+
+def _holds_content_root(element: HtmlElement) -> bool:
+    return any(True for _ in element.iter("article", "main"))
+
+
+def _select_chrome(root: HtmlElement) -> Iterable[HtmlElement]:
+    body = root.find("body")
+    page_text = len((body if body is not None else root).text_content().strip()) or 1
+    for el in root.iter():
+        if not (el.tag in ("header", "footer", "nav") or el.get("role") in _CHROME_ROLES):
+            continue
+        if el.tag in _PROTECTED or _inside_content_root(el) or _holds_content_root(el):
+            continue
+        if len(el.text_content().strip()) / page_text >= CHROME_MAX_SHARE:
+            continue
+        yield el
+
+
+RULE_FAMILIES: tuple[RuleFamily, ...] = (
+    RuleFamily(
+        "executable", "script, style, template, noscript, embeds and frames", _select_executable
+    ),
+    RuleFamily(
+        "hidden",
+        "hidden attribute, aria-hidden, inline display:none/visibility:hidden, renderer marks",
+        _select_hidden,
+    ),
+    RuleFamily(
+        "a11y-labels",
+        "visually hidden screen-reader labels (VisuallyHidden, sr-only ...)",
+        _select_a11y_labels,
+    ),
+    RuleFamily("comments", "subtrees whose class or id contains 'comment'", _select_comments),
+    RuleFamily("chrome", "header, footer and nav outside article/main", _select_chrome),
+)
+ALL_RULES: frozenset[str] = frozenset(family.name for family in RULE_FAMILIES)
+
+
+def apply_rules(root: HtmlElement, enabled: frozenset[str]) -> list[TraceEntry]:
+    """Remove every enabled family's elements from ``root`` (a copy the caller owns)."""
+    trace: list[TraceEntry] = []
+    for family in RULE_FAMILIES:
+        if family.name not in enabled:
+            continue
+        removed = _remove_outermost(list(family.select(root)))
+        if removed:
+            trace.append(
+                TraceEntry(
+                    kind="rule",
+                    name=family.name,
+                    outcome="removed",
+                    reason=family.description,
+                    count=len(removed),
+                    excerpt=_first_excerpt(removed),
+                )
+            )
+    return trace
+
+
+def _remove_outermost(elements: list[HtmlElement]) -> list[str]:
+    """Drop each element not already inside a dropped one; return their text excerpts."""
+    chosen = set(elements)
+    excerpts: list[str] = []
+    for el in elements:
+        if any(ancestor in chosen for ancestor in el.iterancestors()):
+            continue
+        excerpts.append(" ".join(el.text_content().split())[:EXCERPT_CHARS])
+        el.drop_tree()
+    return excerpts
+
+
+def _first_excerpt(excerpts: list[str]) -> str | None:
+    return next((text for text in excerpts if text), None)

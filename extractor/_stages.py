@@ -1,0 +1,78 @@
+"""The cascade's stages, in their default order.
+
+1. ``readability-js``: Mozilla's Readability.js, run by the renderer inside the page (the same
+   code as Firefox Reader View); skipped when the snapshot carries no result.
+2. ``readability-lxml``: the Python port, on our pre-cleaned copy of the page.
+3. ``scorer``: our own linear scorer (see ``_scorer``), the last resort.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import lxml.etree
+import lxml.html
+from readability import Document
+
+from ._cascade import Candidate, Skip, Stage, StageInput
+from ._scorer import TooManyElements, best_block
+
+# readability-lxml logs a full traceback with log.exception on pages it cannot parse; we record
+# the failure in the trace instead, so keep Python's last-resort handler from printing it.
+logging.getLogger("readability").addHandler(logging.NullHandler())
+logging.getLogger("readability").propagate = False
+
+
+def _fragment(html: str) -> lxml.html.HtmlElement:
+    return lxml.html.fragment_fromstring(html, create_parent="div")
+
+
+class ReadabilityJsStage:
+    """Accept the in-page Readability.js result the renderer stored in the snapshot."""
+
+    name = "readability-js"
+
+    def __call__(self, page: StageInput) -> Candidate | Skip:
+        result = page.snapshot.readability
+        if result is None:
+            return Skip("snapshot carries no Readability.js result (static input or disabled)")
+        if not result.content or not result.content.strip():
+            return Skip("Readability.js returned no content")
+        return Candidate(_fragment(result.content), note="Readability.js result from the page")
+
+
+class ReadabilityLxmlStage:
+    """readability-lxml 0.9 on the pre-cleaned page."""
+
+    name = "readability-lxml"
+
+    def __call__(self, page: StageInput) -> Candidate | Skip:
+        # Document mutates what it is given and re-parses on retry, so it gets a string.
+        html = lxml.html.tostring(page.document, encoding="unicode")
+        summary = Document(html).summary(html_partial=True)
+        if not summary or not summary.strip():
+            return Skip("readability-lxml returned nothing")
+        return Candidate(_fragment(summary), note="readability-lxml summary")
+
+
+class ScorerStage:
+    """Our fallback scorer: always considers the root, so flat pages still give content."""
+
+    name = "scorer"
+
+    def __call__(self, page: StageInput) -> Candidate | Skip:
+        try:
+            block = best_block(page.document)
+        except TooManyElements as exc:
+            return Skip(f"gave up: {exc}")
+        if block is None:
+            return Skip("no block with text")
+        return Candidate(
+            block.element,
+            note=f"best of {block.candidates} blocks: {block.path} (score {block.score}, "
+            f"{block.pruned} link farms pruned)",
+        )
+
+
+DEFAULT_STAGES: tuple[Stage, ...] = (ReadabilityJsStage(), ReadabilityLxmlStage(), ScorerStage())
+STAGES_BY_NAME: dict[str, Stage] = {stage.name: stage for stage in DEFAULT_STAGES}

@@ -1,0 +1,125 @@
+"""Words and plain text: counting words (CJK-aware) and turning clean HTML into readable text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from lxml.html import HtmlElement
+
+# Han and kana are written without spaces: each character counts as a word. Hangul uses spaces.
+_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|\w+")
+_SPACES = re.compile(r"\s+")
+
+BLOCK_TAGS = frozenset(
+    {
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "caption",
+        "dd",
+        "details",
+        "div",
+        "dl",
+        "dt",
+        "figcaption",
+        "figure",
+        "footer",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "li",
+        "main",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "thead",
+        "tfoot",
+        "tr",
+        "ul",
+    }
+)
+# Consecutive items of these are separated by one newline, other blocks by a blank line.
+_TIGHT_TAGS = frozenset({"li", "tr", "dt", "dd"})
+_CELL_TAGS = frozenset({"td", "th"})
+
+
+def words(text: str) -> list[str]:
+    """The words of a text: ``\\w+`` runs, with each Han/kana character a word of its own."""
+    return _WORD.findall(text)
+
+
+def count_words(text: str) -> int:
+    return len(words(text))
+
+
+@dataclass
+class _Blocks:
+    """Accumulates inline text into blocks; a block boundary flushes the current line."""
+
+    blocks: list[tuple[str, bool]] = field(default_factory=list)  # (text, tight)
+    line: list[str] = field(default_factory=list)
+    tight: bool = False
+
+    def add_inline(self, text: str | None) -> None:
+        if text:
+            self.line.append(text)
+
+    def flush(self, next_tight: bool) -> None:
+        text = _SPACES.sub(" ", "".join(self.line)).strip()
+        if text:
+            self.blocks.append((text, self.tight))
+        self.line = []
+        self.tight = next_tight
+
+    def add_verbatim(self, text: str) -> None:
+        text = text.strip("\n")
+        if text.strip():
+            self.blocks.append((text, False))
+
+
+def element_text(root: HtmlElement) -> str:
+    """Plain text of clean HTML: blocks separated by blank lines, list items by newlines,
+    table cells by tabs, <pre> kept verbatim."""
+    acc = _Blocks()
+    _walk(root, acc)
+    acc.flush(False)
+    out: list[str] = []
+    for index, (text, tight) in enumerate(acc.blocks):
+        if index:
+            out.append("\n" if tight and acc.blocks[index - 1][1] else "\n\n")
+        out.append(text)
+    return "".join(out) + ("\n" if out else "")
+
+
+def _walk(element: HtmlElement, acc: _Blocks) -> None:
+    tag = element.tag if isinstance(element.tag, str) else ""
+    if tag == "pre":
+        acc.flush(False)
+        acc.add_verbatim(element.text_content())
+        acc.flush(False)
+        return
+    if tag in BLOCK_TAGS:
+        acc.flush(tag in _TIGHT_TAGS)
+    elif tag == "br":
+        acc.flush(acc.tight)
+    elif tag in _CELL_TAGS and acc.line:
+        acc.add_inline("\t")
+    if tag:
+        acc.add_inline(element.text)
+        for child in element:
+            _walk(child, acc)
+            acc.add_inline(child.tail)
+    if tag in BLOCK_TAGS:
+        acc.flush(False)

@@ -1,0 +1,133 @@
+"""Decoding: BOM, declared charsets, statistical fallback, and refusals."""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+
+import pytest
+
+from extractor import (
+    EmptyInputError,
+    InputTooLargeError,
+    NotHTMLError,
+    UndecodableInputError,
+    decode_html,
+)
+from extractor._decode import normalize_encoding
+
+KOREAN = "서울 새벽시장의 젊은 상인들이 전통을 새롭게 잇고 있다."
+JAPANESE = "東京の古い書店街で、若い店主たちが新しい試みを始めている。"
+CHINESE = "这座城市的老街正在经历一场安静的变化，年轻人回来开店。"
+FRENCH = "Le café était déjà fermé à l'heure où nous sommes arrivés, hélas."
+
+
+def page(body: str, head: str = "") -> str:
+    return f"<html><head>{head}</head><body><p>{body}</p></body></html>"
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding", "label"),
+    [
+        (KOREAN, "euc-kr", "euc-kr"),
+        (KOREAN, "cp949", "EUC-KR"),
+        (JAPANESE, "shift_jis", "Shift_JIS"),
+        (JAPANESE, "euc-jp", "EUC-JP"),
+        (CHINESE, "gbk", "GBK"),
+        (CHINESE, "gb2312", "gb2312"),
+        (FRENCH, "cp1252", "windows-1252"),
+        (FRENCH, "latin-1", "ISO-8859-1"),
+    ],
+)
+@pytest.mark.parametrize("style", ["meta-charset", "http-equiv"])
+def test_declared_charset_in_meta(text: str, encoding: str, label: str, style: str) -> None:
+    if style == "meta-charset":
+        head = f'<meta charset="{label}">'
+    else:
+        head = f'<meta http-equiv="Content-Type" content="text/html; charset={label}">'
+    decoded = decode_html(page(text, head).encode(encoding))
+    assert text in decoded.text
+    assert "\ufffd" not in decoded.text
+    assert decoded.evidence == "meta"
+
+
+@pytest.mark.parametrize(
+    ("bom", "codec"),
+    [
+        (codecs.BOM_UTF8, "utf-8"),
+        (codecs.BOM_UTF16_LE, "utf-16-le"),
+        (codecs.BOM_UTF16_BE, "utf-16-be"),
+    ],
+)
+def test_bom_wins_over_a_wrong_declaration(bom: bytes, codec: str) -> None:
+    html = page(KOREAN, '<meta charset="windows-1252">')
+    decoded = decode_html(bom + html.encode(codec))
+    assert KOREAN in decoded.text
+    assert decoded.evidence == "bom"
+    assert not decoded.text.startswith("\ufeff")
+
+
+def test_transport_charset_beats_meta() -> None:
+    data = page(KOREAN, '<meta charset="windows-1252">').encode("euc-kr")
+    decoded = decode_html(data, declared_encoding="EUC-KR")
+    assert KOREAN in decoded.text
+    assert decoded.evidence == "transport"
+
+
+def test_wrong_declaration_falls_through_to_utf8() -> None:
+    # Declared Shift_JIS, really UTF-8 Korean: strict Shift_JIS decoding fails on these bytes.
+    data = page(KOREAN, '<meta charset="shift_jis">').encode("utf-8")
+    decoded = decode_html(data)
+    assert KOREAN in decoded.text
+    assert decoded.evidence == "utf-8"
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding"),
+    [(KOREAN * 4, "euc-kr"), (JAPANESE * 4, "shift_jis"), (CHINESE * 4, "gb18030")],
+)
+def test_undeclared_legacy_charset_is_detected(text: str, encoding: str) -> None:
+    decoded = decode_html(page(text).encode(encoding))
+    assert text in decoded.text
+    assert decoded.evidence == "charset-normalizer"
+
+
+def test_gzip_is_inflated_and_capped() -> None:
+    data = gzip.compress(page(FRENCH).encode("utf-8"))
+    assert FRENCH in decode_html(data).text
+    bomb = gzip.compress(b"<p>" + b"a" * 200_000 + b"</p>")
+    with pytest.raises(InputTooLargeError):
+        decode_html(bomb, max_bytes=100_000)
+
+
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        (b"", EmptyInputError),
+        (b"   \n\t ", EmptyInputError),
+        (b"\x89PNG\r\n\x1a\n" + b"\x00" * 50, NotHTMLError),
+        (b"%PDF-1.7\n%...", NotHTMLError),
+        (b"<p>a\x00b\x00c</p>" + bytes(range(256)), UndecodableInputError),
+        (b"x" * 101, InputTooLargeError),
+    ],
+)
+def test_refusals(data: bytes, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        decode_html(data, max_bytes=300 if error is not InputTooLargeError else 100)
+
+
+@pytest.mark.parametrize(
+    ("label", "codec"),
+    [
+        ("EUC-KR", "cp949"),
+        ("Shift_JIS", "cp932"),
+        ("gb2312", "gbk"),
+        ("iso-8859-1", "cp1252"),
+        ("utf-16", "utf-8"),
+        ("UTF-8", "utf-8"),
+        ("no-such-charset", None),
+        (None, None),
+    ],
+)
+def test_normalize_encoding(label: str | None, codec: str | None) -> None:
+    assert normalize_encoding(label) == codec
