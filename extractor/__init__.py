@@ -25,8 +25,9 @@ from ._errors import (
     UndecodableInputError,
 )
 from ._markdown import html_to_markdown
-from ._options import ExtractOptions
-from ._rules import ALL_RULES, RULE_FAMILIES
+from ._options import ALL_RULES, ExtractOptions
+from ._refine import REFINEMENTS
+from ._rules import RULE_FAMILIES
 from ._sanitize import sanitize_html
 from ._stages import (
     DEFAULT_STAGES,
@@ -40,6 +41,7 @@ from ._types import Extraction, Metadata, PageSnapshot, ReadabilityResult, Trace
 
 __all__ = [
     "ALL_RULES",
+    "REFINEMENTS",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_STAGES",
     "RULE_FAMILIES",

@@ -14,6 +14,7 @@ from ._metadata import read_metadata
 from ._options import ExtractOptions
 from ._parse import parse_html
 from ._postprocess import resolve_base_url
+from ._refine import RefineContext, article_boundary
 from ._rules import apply_rules
 from ._stages import DEFAULT_STAGES
 from ._types import Extraction, PageSnapshot
@@ -73,7 +74,13 @@ def extract(
     cleaned = copy.deepcopy(document)  # metadata and base were read from the untouched parse
     trace = apply_rules(cleaned, options.rules)
     stages = options.stages if options.stages is not None else DEFAULT_STAGES
-    page = StageInput(snapshot=snapshot, document=cleaned, base_url=base_url)
+    page = StageInput(
+        snapshot=snapshot,
+        document=cleaned,
+        base_url=base_url,
+        refine_context=RefineContext(boundary=article_boundary(cleaned)),
+        rules=options.rules,
+    )
     result = run_cascade(page, stages, min_words=options.min_words)
 
     return Extraction(

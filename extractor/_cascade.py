@@ -18,6 +18,7 @@ from lxml.html import HtmlElement
 
 from ._errors import NoContentError, ReadermodeError
 from ._postprocess import CleanContent, postprocess
+from ._refine import RefineContext, refine
 from ._text import count_words
 from ._types import PageSnapshot, TraceEntry
 
@@ -29,6 +30,8 @@ class StageInput:
     snapshot: PageSnapshot
     document: HtmlElement
     base_url: str | None
+    refine_context: RefineContext = RefineContext(boundary=None)
+    rules: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -72,19 +75,20 @@ def run_cascade(
     trace: list[TraceEntry] = []
     for stage in stages:
         started = clock()
+        refinements: list[TraceEntry] = []
         try:
             outcome = stage(page)
-            content = (
-                postprocess(outcome.element, base_url=page.base_url)
-                if isinstance(outcome, Candidate)
-                else None
-            )
+            content = None
+            if isinstance(outcome, Candidate):
+                refinements = refine(outcome.element, page.refine_context, page.rules)
+                content = postprocess(outcome.element, base_url=page.base_url)
         except ReadermodeError:
             raise
         except Exception as exc:  # a third-party stage failing must not end the cascade
             outcome = Skip(f"failed: {type(exc).__name__}: {str(exc)[:200]}")
             content = None
         ms = round((clock() - started) * 1000, 2)
+        trace.extend(refinements)
 
         if isinstance(outcome, Skip) or content is None:
             reason = outcome.reason if isinstance(outcome, Skip) else "no content"

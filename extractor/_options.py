@@ -6,10 +6,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ._decode import DEFAULT_MAX_BYTES
-from ._rules import ALL_RULES
+from ._refine import REFINEMENT_NAMES
+from ._rules import PRECLEAN_RULES
 
 if TYPE_CHECKING:
     from ._cascade import Stage
+
+ALL_RULES: frozenset[str] = PRECLEAN_RULES | REFINEMENT_NAMES
+"""Every switchable removal: the pre-clean families and the refinements of candidates."""
 
 MIN_WORDS = 2
 """A stage's result with fewer words than this (empty, or a single word) is rejected."""

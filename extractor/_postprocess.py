@@ -148,10 +148,11 @@ def promote_lazy_images(root: HtmlElement) -> int:
 
 
 def _picture_source(img: HtmlElement) -> str | None:
-    parent = img.getparent()
-    if parent is None or parent.tag != "picture":
+    # libxml2 does not know <source> is void, so the <img> may sit inside it: look upwards.
+    picture = next((a for a in img.iterancestors() if a.tag == "picture"), None)
+    if picture is None:
         return None
-    for source in parent.iter("source"):
+    for source in picture.iter("source"):
         srcset = source.get("srcset") or source.get("data-srcset")
         if srcset:
             return best_srcset_url(srcset)

@@ -145,7 +145,7 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
     RuleFamily("comments", "subtrees whose class or id contains 'comment'", _select_comments),
     RuleFamily("chrome", "header, footer and nav outside article/main", _select_chrome),
 )
-ALL_RULES: frozenset[str] = frozenset(family.name for family in RULE_FAMILIES)
+PRECLEAN_RULES: frozenset[str] = frozenset(family.name for family in RULE_FAMILIES)
 
 
 def apply_rules(root: HtmlElement, enabled: frozenset[str]) -> list[TraceEntry]:

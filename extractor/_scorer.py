@@ -11,8 +11,8 @@ For each candidate block (always including the root itself, so a flat ``<body><p
 
 Features are summed bottom-up in one pass over the tree, so a page costs O(elements) however
 deeply it nests. The highest-scoring block wins; the winner then descends into a child block
-that holds most of its score (so <body> gives way to the <article> inside it), and link farms
-inside the winner are pruned.
+that holds most of its score (so <body> gives way to the <article> inside it), but never out
+of an <article> into a part of it.
 """
 
 from __future__ import annotations
@@ -59,12 +59,6 @@ DESCEND_SHARE = 0.6
 """Move from a block into its best child block when the child holds at least this share of its
 score: a sidebar or related-links box rarely holds over 40% of a page's text in our fixtures."""
 
-LINK_FARM_DENSITY = 0.5
-"""Inside the winner, blocks whose text is over half links are pruned (menus, tag clouds)."""
-
-LINK_FARM_MIN_LINKS = 3
-"""... when they hold at least this many links; a sentence with one link is prose."""
-
 CANDIDATE_TAGS = frozenset(
     {
         "html",
@@ -84,7 +78,6 @@ CANDIDATE_TAGS = frozenset(
         "font",
     }
 )
-PRUNABLE_TAGS = frozenset({"div", "section", "ul", "ol", "table", "nav", "aside", "form", "p"})
 
 _POSITIVE_HINT = re.compile(
     r"article|body|content|entry|hentry|main|page|post|text|blog|story", re.IGNORECASE
@@ -102,7 +95,7 @@ class TooManyElements(Exception):
 
 
 @dataclass
-class _Features:
+class BlockFeatures:
     text: int = 0
     links: int = 0  # characters of text inside <a>
     link_count: int = 0
@@ -123,7 +116,6 @@ class ScoredBlock:
     score: float
     path: str
     candidates: int
-    pruned: int
 
 
 def _text_len(text: str | None) -> tuple[int, int]:
@@ -142,11 +134,11 @@ def _collect(root: HtmlElement) -> list[HtmlElement]:
     return elements
 
 
-def _features(elements: list[HtmlElement]) -> dict[HtmlElement, _Features]:
+def block_features(elements: list[HtmlElement]) -> dict[HtmlElement, BlockFeatures]:
     """Sum text, link, list, paragraph and punctuation counts bottom-up in one pass."""
-    features: dict[HtmlElement, _Features] = {}
+    features: dict[HtmlElement, BlockFeatures] = {}
     for element in reversed(elements):  # children come after their parent in document order
-        own = _Features()
+        own = BlockFeatures()
         text, punctuation = _text_len(element.text)
         own.text, own.punctuation = text, punctuation
         for child in element:
@@ -181,7 +173,7 @@ def _hint(element: HtmlElement) -> int:
     return int(bool(_POSITIVE_HINT.search(names))) - int(bool(_NEGATIVE_HINT.search(names)))
 
 
-def block_score(element: HtmlElement, feat: _Features) -> float:
+def block_score(element: HtmlElement, feat: BlockFeatures) -> float:
     """DESIGN.md's formula for one block, from its summed features."""
     density = feat.link_density
     tag = "main" if element.get("role") == "main" else element.tag
@@ -207,7 +199,7 @@ def best_block(root: HtmlElement) -> ScoredBlock | None:
     Returns None when no block has any text. Raises TooManyElements over MAX_ELEMENTS.
     """
     elements = _collect(root)
-    features = _features(elements)
+    features = block_features(elements)
     candidates = [el for el in elements if el.tag in CANDIDATE_TAGS or el is root]
     if not candidates or features[root].text == 0:
         return None
@@ -229,43 +221,15 @@ def best_block(root: HtmlElement) -> ScoredBlock | None:
         child = max(children[best], key=lambda el: scores[el])
         if scores[child] < DESCEND_SHARE * scores[best] or scores[child] <= 0:
             break
+        if best.tag == "article" and child.tag != "article":
+            break  # the author drew this boundary: leaving it would drop the headline
         best = child
 
-    winner, pruned = _pruned_copy(best, features)
+    winner = copy.deepcopy(best)
+    winner.tail = None  # the text after the block belongs to its parent, not to the article
     return ScoredBlock(
         element=winner,
         score=round(scores[best], 1),
         path=root.getroottree().getpath(best),
         candidates=len(candidates),
-        pruned=pruned,
     )
-
-
-def _is_link_farm(element: HtmlElement, feat: _Features) -> bool:
-    return (
-        element.tag in PRUNABLE_TAGS
-        and feat.link_count >= LINK_FARM_MIN_LINKS
-        and feat.link_density > LINK_FARM_DENSITY
-    )
-
-
-def _pruned_copy(
-    block: HtmlElement, features: dict[HtmlElement, _Features]
-) -> tuple[HtmlElement, int]:
-    """Deep-copy the block and drop link farms inside it (the original is left untouched)."""
-    duplicate = copy.deepcopy(block)
-    duplicate.tail = None  # the text after the block belongs to its parent, not to the article
-    originals = block.iter(lxml.etree.Element)
-    doomed = [
-        twin
-        for original, twin in zip(originals, duplicate.iter(lxml.etree.Element), strict=True)
-        if original is not block and _is_link_farm(original, features[original])
-    ]
-    removed = 0
-    doomed_set = set(doomed)
-    for twin in doomed:
-        if any(ancestor in doomed_set for ancestor in twin.iterancestors()):
-            continue
-        twin.drop_tree()
-        removed += 1
-    return duplicate, removed

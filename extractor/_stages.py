@@ -69,8 +69,7 @@ class ScorerStage:
             return Skip("no block with text")
         return Candidate(
             block.element,
-            note=f"best of {block.candidates} blocks: {block.path} (score {block.score}, "
-            f"{block.pruned} link farms pruned)",
+            note=f"best of {block.candidates} blocks: {block.path} (score {block.score})",
         )
 
 

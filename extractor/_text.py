@@ -53,6 +53,7 @@ BLOCK_TAGS = frozenset(
 # Consecutive items of these are separated by one newline, other blocks by a blank line.
 _TIGHT_TAGS = frozenset({"li", "tr", "dt", "dd"})
 _CELL_TAGS = frozenset({"td", "th"})
+_GROUP_TAGS = frozenset({"ul", "ol", "dl", "table"})
 
 
 def words(text: str) -> list[str]:
@@ -68,9 +69,12 @@ def count_words(text: str) -> int:
 class _Blocks:
     """Accumulates inline text into blocks; a block boundary flushes the current line."""
 
-    blocks: list[tuple[str, bool]] = field(default_factory=list)  # (text, tight)
+    # (text, tight): a tight block follows the previous one after a single newline.
+    blocks: list[tuple[str, bool]] = field(default_factory=list)
     line: list[str] = field(default_factory=list)
     tight: bool = False
+    # Set when a list or table starts or ends, so it is set apart from its neighbours.
+    group_break: bool = False
 
     def add_inline(self, text: str | None) -> None:
         if text:
@@ -79,7 +83,8 @@ class _Blocks:
     def flush(self, next_tight: bool) -> None:
         text = _SPACES.sub(" ", "".join(self.line)).strip()
         if text:
-            self.blocks.append((text, self.tight))
+            self.blocks.append((text, self.tight and not self.group_break))
+            self.group_break = False
         self.line = []
         self.tight = next_tight
 
@@ -98,7 +103,7 @@ def element_text(root: HtmlElement) -> str:
     out: list[str] = []
     for index, (text, tight) in enumerate(acc.blocks):
         if index:
-            out.append("\n" if tight and acc.blocks[index - 1][1] else "\n\n")
+            out.append("\n" if tight else "\n\n")
         out.append(text)
     return "".join(out) + ("\n" if out else "")
 
@@ -112,6 +117,8 @@ def _walk(element: HtmlElement, acc: _Blocks) -> None:
         return
     if tag in BLOCK_TAGS:
         acc.flush(tag in _TIGHT_TAGS)
+        if tag in _GROUP_TAGS:
+            acc.group_break = True
     elif tag == "br":
         acc.flush(acc.tight)
     elif tag in _CELL_TAGS and acc.line:
@@ -123,3 +130,5 @@ def _walk(element: HtmlElement, acc: _Blocks) -> None:
             acc.add_inline(child.tail)
     if tag in BLOCK_TAGS:
         acc.flush(False)
+        if tag in _GROUP_TAGS:
+            acc.group_break = True

@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         choices=sorted(ALL_RULES),
         default=[],
         metavar="RULE",
-        help=f"switch off a pre-clean rule family ({', '.join(sorted(ALL_RULES))}); repeatable",
+        help=f"switch off a removal family ({', '.join(sorted(ALL_RULES))}); repeatable",
     )
     return parser
 

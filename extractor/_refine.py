@@ -1,0 +1,156 @@
+"""Refinements applied to every stage's candidate, after the stage and before post-processing.
+
+Like the pre-clean rules, each has one switch (its name in ``ExtractOptions.rules``) and shows
+up in the trace when it removes something:
+
+- ``link-farms``: blocks inside the content that are mostly links (prev/next lines, tag lists,
+  "more from us" boxes), which every stage tends to keep when they sit next to the article.
+- ``article-boundary``: when the page marks exactly one ``<article>`` and the candidate is mostly
+  that article, top-level blocks that are not part of it (a sign-off box, a newsletter plug
+  merged in as a sibling) are dropped: the author drew that boundary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import lxml.etree
+from lxml.html import HtmlElement
+
+from ._rules import EXCERPT_CHARS
+from ._scorer import block_features
+from ._text import words
+from ._types import TraceEntry
+
+LINK_FARM_DENSITY = 0.5
+"""Blocks whose text is over half link text are link farms (the scorer's hard link gate)."""
+
+LINK_FARM_MIN_LINKS = 2
+"""... when they hold at least two links: one link in a sentence is prose, two is a prev/next."""
+
+PRUNABLE_TAGS = frozenset(
+    {"div", "section", "ul", "ol", "table", "nav", "aside", "form", "p", "dl"}
+)
+
+BOUNDARY_MIN_WORDS = 50
+"""An <article> with fewer words is a teaser card, not a boundary worth trusting."""
+
+BOUNDARY_MIN_COVERAGE = 0.5
+"""Trim only when at least half the candidate's shingles lie inside the article."""
+
+BOUNDARY_BLOCK_OVERLAP = 0.5
+"""A top-level block with less than half its shingles inside the article is outside it."""
+
+SHINGLE = 4
+
+
+def shingles(text: str) -> set[tuple[str, ...]]:
+    """4-word shingles (a short block that has fewer words is one shingle of itself)."""
+    tokens = [word.casefold() for word in words(text)]
+    if len(tokens) < SHINGLE:
+        return {tuple(tokens)} if tokens else set()
+    return {tuple(tokens[i : i + SHINGLE]) for i in range(len(tokens) - SHINGLE + 1)}
+
+
+def article_boundary(document: HtmlElement) -> frozenset[tuple[str, ...]] | None:
+    """Shingles of the page's single top-level <article>, or None when there is not one."""
+    articles = [
+        el
+        for el in document.iter("article")
+        if not any(a.tag == "article" for a in el.iterancestors())
+    ]
+    if len(articles) != 1:
+        return None
+    text = articles[0].text_content()
+    if len(words(text)) < BOUNDARY_MIN_WORDS:
+        return None
+    return frozenset(shingles(text))
+
+
+@dataclass(frozen=True)
+class RefineContext:
+    boundary: frozenset[tuple[str, ...]] | None
+
+
+def _link_farms(root: HtmlElement, context: RefineContext) -> list[HtmlElement]:
+    elements = list(root.iter(lxml.etree.Element))
+    features = block_features(elements)
+    return [
+        el
+        for el in elements
+        if el is not root
+        and el.tag in PRUNABLE_TAGS
+        and features[el].link_count >= LINK_FARM_MIN_LINKS
+        and features[el].link_density > LINK_FARM_DENSITY
+    ]
+
+
+def _top_level_blocks(root: HtmlElement) -> list[HtmlElement]:
+    # Look through wrappers (readability's <div><div>) to the blocks that make up the content.
+    while len(root) == 1 and not (root.text or "").strip() and isinstance(root[0].tag, str):
+        root = root[0]
+    return [child for child in root if isinstance(child.tag, str)]
+
+
+def _outside_article(root: HtmlElement, context: RefineContext) -> list[HtmlElement]:
+    boundary = context.boundary
+    if not boundary:
+        return []
+    all_shingles = shingles(root.text_content())
+    if not all_shingles or len(all_shingles & boundary) / len(all_shingles) < BOUNDARY_MIN_COVERAGE:
+        return []
+    outside = []
+    for block in _top_level_blocks(root):
+        text = block.text_content()
+        if len(words(text)) < SHINGLE:
+            continue  # a short heading or caption: too little text to judge
+        block_shingles = shingles(text)
+        if (
+            block_shingles
+            and len(block_shingles & boundary) / len(block_shingles) < BOUNDARY_BLOCK_OVERLAP
+        ):
+            outside.append(block)
+    return outside
+
+
+@dataclass(frozen=True)
+class Refinement:
+    name: str
+    description: str
+    select: Callable[[HtmlElement, RefineContext], list[HtmlElement]]
+
+
+REFINEMENTS: tuple[Refinement, ...] = (
+    Refinement("link-farms", "blocks inside the content that are mostly links", _link_farms),
+    Refinement("article-boundary", "blocks outside the page's single <article>", _outside_article),
+)
+REFINEMENT_NAMES: frozenset[str] = frozenset(r.name for r in REFINEMENTS)
+
+
+def refine(root: HtmlElement, context: RefineContext, enabled: frozenset[str]) -> list[TraceEntry]:
+    """Apply every enabled refinement to a candidate the cascade owns; return trace entries."""
+    trace: list[TraceEntry] = []
+    for refinement in REFINEMENTS:
+        if refinement.name not in enabled:
+            continue
+        chosen = refinement.select(root, context)
+        chosen_set = set(chosen)
+        excerpts = []
+        for el in chosen:
+            if any(ancestor in chosen_set for ancestor in el.iterancestors()):
+                continue
+            excerpts.append(" ".join(el.text_content().split())[:EXCERPT_CHARS])
+            el.drop_tree()
+        if excerpts:
+            trace.append(
+                TraceEntry(
+                    kind="post",
+                    name=refinement.name,
+                    outcome="removed",
+                    reason=refinement.description,
+                    count=len(excerpts),
+                    excerpt=next((e for e in excerpts if e), None),
+                )
+            )
+    return trace

@@ -1,0 +1,131 @@
+"""Post-processing: lazy images, absolute URLs, whitespace, sanitising, plain text."""
+
+from __future__ import annotations
+
+import lxml.html
+import pytest
+
+from extractor._postprocess import (
+    best_srcset_url,
+    postprocess,
+    promote_lazy_images,
+    resolve_base_url,
+)
+
+
+def fragment(html: str) -> lxml.html.HtmlElement:
+    return lxml.html.fragment_fromstring(html, create_parent="div")
+
+
+@pytest.mark.parametrize(
+    ("img", "expected"),
+    [
+        ('<img data-src="/real.jpg">', "/real.jpg"),
+        ('<img src="" data-original="/o.jpg">', "/o.jpg"),
+        ('<img src="data:image/gif;base64,R0lGOD" data-lazy-src="/l.jpg">', "/l.jpg"),
+        ('<img src="/img/placeholder.png" data-src="/p.jpg">', "/p.jpg"),
+        ('<img src="blank.gif" data-srcset="/s-400.jpg 400w, /s-800.jpg 800w">', "/s-800.jpg"),
+        ('<img srcset="/x1.jpg 1x, /x2.jpg 2x">', "/x2.jpg"),
+        ('<img src="/keep.jpg" data-src="/other.jpg">', "/keep.jpg"),
+        ('<picture><source srcset="/pic-1200.webp 1200w"><img></picture>', "/pic-1200.webp"),
+    ],
+)
+def test_lazy_images_get_their_real_source(img: str, expected: str) -> None:
+    root = fragment(img)
+    promote_lazy_images(root)
+    assert root.find(".//img").get("src") == expected
+
+
+@pytest.mark.parametrize(
+    ("srcset", "expected"),
+    [
+        ("a.jpg 300w, b.jpg 900w, c.jpg 600w", "b.jpg"),
+        ("a.jpg", "a.jpg"),
+        ("a.jpg 1x,b.jpg 3x", "b.jpg"),
+        ("", None),
+    ],
+)
+def test_best_srcset_url(srcset: str, expected: str | None) -> None:
+    assert best_srcset_url(srcset) == expected
+
+
+def test_urls_become_absolute_against_the_base() -> None:
+    root = fragment(
+        '<p><a href="../b.html">b</a> <a href="//cdn.example.net/x">x</a> <img src="photo.png"></p>'
+    )
+    content = postprocess(root, base_url="https://static.example.org/blog/post/")
+    assert 'href="https://static.example.org/blog/b.html"' in content.html
+    assert 'href="https://cdn.example.net/x"' in content.html
+    assert 'src="https://static.example.org/blog/post/photo.png"' in content.html
+
+
+@pytest.mark.parametrize(
+    ("page_url", "head", "expected"),
+    [
+        ("https://a.test/x/y.html", "", "https://a.test/x/y.html"),
+        ("https://a.test/x/y.html", '<base href="/root/">', "https://a.test/root/"),
+        ("https://a.test/x/y.html", '<base href="https://b.test/c/">', "https://b.test/c/"),
+        (None, '<base href="https://b.test/c/">', "https://b.test/c/"),
+        ("https://a.test/", '<base href="javascript:alert(1)">', "https://a.test/"),
+        (None, "", None),
+    ],
+)
+def test_resolve_base_url(page_url: str | None, head: str, expected: str | None) -> None:
+    document = lxml.html.document_fromstring(
+        f"<html><head>{head}</head><body><p>x</p></body></html>"
+    )
+    assert resolve_base_url(document, page_url) == expected
+
+
+def test_sanitises_everything_executable() -> None:
+    root = fragment(
+        '<p onclick="steal()">Hello <a href="javascript:alert(1)">there</a>'
+        '<img src="x.png" onerror="boom()"><script>evil()</script>'
+        '<iframe srcdoc="&lt;script&gt;x()&lt;/script&gt;"></iframe>'
+        '<a href=" JaVaScRiPt:alert(2)">again</a><a href="data:text/html,hi">data</a>'
+        "<svg><script>svgevil()</script></svg><style>p{}</style></p>"
+    )
+    html = postprocess(root, base_url="https://a.test/").html
+    lowered = html.lower()
+    for bad in (
+        "onclick",
+        "onerror",
+        "javascript:",
+        "<script",
+        "srcdoc",
+        "<iframe",
+        "data:",
+        "evil",
+        "<style",
+        "<svg",
+    ):
+        assert bad not in lowered, bad
+    assert "Hello" in html and "there" in html
+
+
+def test_whitespace_is_normalised_but_pre_kept() -> None:
+    root = fragment(
+        "<p>Many   \n\n\n   spaces\t\tand&nbsp;&nbsp;&nbsp;nbsp</p>\n\n\n\n<p></p><div> </div>"
+        "<pre>def f():\n    return  1</pre><p>end</p>"
+    )
+    content = postprocess(root, base_url=None)
+    assert "Many spaces and nbsp" in content.text
+    assert "    return  1" in content.text
+    assert "\n\n\n" not in content.text and "\n\n\n" not in content.html
+    assert "<p></p>" not in content.html and "<div> </div>" not in content.html
+
+
+def test_text_layout_blocks_lists_and_tables() -> None:
+    root = fragment(
+        "<h2>Title</h2><p>One <b>bold</b> line<br>second line</p>"
+        "<ul><li>first</li><li>second</li></ul>"
+        "<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>"
+    )
+    text = postprocess(root, base_url=None).text
+    assert text == "Title\n\nOne bold line\n\nsecond line\n\nfirst\nsecond\n\na b\n1 2\n"
+
+
+def test_wrapper_divs_are_unwrapped() -> None:
+    root = fragment("<div><div><div><p>Deep text here.</p></div></div></div>")
+    html = postprocess(root, base_url=None).html
+    assert html.count("<div>") == 1 and "<p>Deep text here.</p>" in html

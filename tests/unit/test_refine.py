@@ -1,0 +1,81 @@
+"""Refinements of every candidate: link farms pruned, blocks outside the page's <article> dropped."""
+
+from __future__ import annotations
+
+import lxml.html
+
+from extractor._refine import REFINEMENT_NAMES, RefineContext, article_boundary, refine
+
+PROSE = (
+    "The harbour master said the new ferry schedule, agreed after months of talks, would start "
+    "in spring. Fishermen worried about the early departures; shop owners welcomed them. "
+)
+NO_BOUNDARY = RefineContext(boundary=None)
+
+
+def fragment(html: str) -> lxml.html.HtmlElement:
+    return lxml.html.fragment_fromstring(html, create_parent="div")
+
+
+def test_link_farms_pruned_inline_links_kept() -> None:
+    farm = "<ul>" + "".join(f'<li><a href="/t/{i}">tag {i}</a></li>' for i in range(12)) + "</ul>"
+    root = fragment(
+        f'<p>{PROSE} See <a href="/x">the report</a>.</p>'
+        '<p>Previous: <a href="/a">Older story title</a> Next: <a href="/b">Newer story</a></p>'
+        + farm
+    )
+    trace = refine(root, NO_BOUNDARY, REFINEMENT_NAMES)
+    text = root.text_content()
+    assert "tag 3" not in text and "Older story title" not in text
+    assert [a.get("href") for a in root.iter("a")] == ["/x"]
+    assert [(entry.name, entry.count) for entry in trace] == [("link-farms", 2)]
+
+
+def test_switched_off_refinement_does_nothing() -> None:
+    root = fragment(
+        '<p>Previous: <a href="/a">Older story</a> Next: <a href="/b">Newer one</a></p>'
+    )
+    assert refine(root, NO_BOUNDARY, frozenset()) == []
+    assert "Older story" in root.text_content()
+
+
+def test_article_boundary_trims_merged_siblings() -> None:
+    page = lxml.html.document_fromstring(
+        f"<html><body><article><h1>Ferry plan</h1><p>{PROSE}</p><p>{PROSE[::-1]}</p></article>"
+        "<div><p>Thanks for reading, write to the address on the about page, I answer all mail.</p></div>"
+        "</body></html>"
+    )
+    context = RefineContext(boundary=article_boundary(page))
+    assert context.boundary
+    candidate = fragment(
+        f"<div><h1>Ferry plan</h1><p>{PROSE}</p><p>{PROSE[::-1]}</p></div>"
+        "<div><p>Thanks for reading, write to the address on the about page, I answer all mail.</p></div>"
+    )
+    trace = refine(candidate, context, REFINEMENT_NAMES)
+    assert "Thanks for reading" not in candidate.text_content()
+    assert "Ferry plan" in candidate.text_content()  # short headings are kept
+    assert trace[0].name == "article-boundary"
+
+
+def test_article_boundary_needs_exactly_one_long_article() -> None:
+    two = lxml.html.document_fromstring(
+        f"<html><body><article><p>{PROSE}</p></article><article><p>{PROSE}</p></article></body></html>"
+    )
+    teaser = lxml.html.document_fromstring(
+        "<html><body><article><p>Short teaser card.</p></article></body></html>"
+    )
+    assert article_boundary(two) is None
+    assert article_boundary(teaser) is None
+
+
+def test_article_boundary_leaves_candidates_that_are_mostly_elsewhere() -> None:
+    page = lxml.html.document_fromstring(
+        f"<html><body><article><p>{PROSE}</p><p>{PROSE[::-1]}</p></article></body></html>"
+    )
+    context = RefineContext(boundary=article_boundary(page))
+    assert context.boundary
+    other = (
+        "Completely different prose about mountain railways and their long winter closures here."
+    )
+    candidate = fragment(f"<p>{other}</p><p>{other[::-1]}</p><p>{PROSE}</p>")
+    assert refine(candidate, context, REFINEMENT_NAMES) == []

@@ -1,0 +1,107 @@
+"""Pre-clean rule families: each removes its kind of non-content, and only that."""
+
+from __future__ import annotations
+
+import re
+
+import lxml.html
+import pytest
+
+from extractor._rules import PRECLEAN_RULES as ALL_RULES
+from extractor._rules import apply_rules
+
+ARTICLE = "<p>The council approved the new budget after a long debate on Tuesday night.</p>"
+
+
+def run(html: str, rules: frozenset[str] = ALL_RULES) -> tuple[str, list]:
+    root = lxml.html.document_fromstring(html)
+    trace = apply_rules(root, rules)
+    return root.text_content(), trace
+
+
+@pytest.mark.parametrize(
+    ("family", "boilerplate"),
+    [
+        ("executable", "<script>var secret = 'SCRIPTTEXT';</script>"),
+        ("executable", "<style>.x{content:'STYLETEXT'}</style>"),
+        ("executable", "<template><p>TEMPLATETEXT</p></template>"),
+        ("executable", "<noscript>NOSCRIPTTEXT enable JavaScript</noscript>"),
+        ("hidden", "<div hidden>HIDDENTEXT</div>"),
+        ("hidden", '<div aria-hidden="true">ARIAHIDDENTEXT</div>'),
+        ("hidden", '<div style="color:red; display: none">DISPLAYNONETEXT</div>'),
+        ("hidden", '<div style="VISIBILITY:hidden">VISIBILITYTEXT</div>'),
+        ("hidden", '<div data-readermode-hidden="offscreen">MARKEDTEXT</div>'),
+        ("a11y-labels", '<span class="VisuallyHidden">A11YTEXT</span>'),
+        ("a11y-labels", '<span class="foo sr-only">SRONLYTEXT</span>'),
+        ("a11y-labels", '<span class="screen-reader-text">SCREENREADERTEXT</span>'),
+        ("comments", '<section id="comments"><p>COMMENTTEXT great post</p></section>'),
+        ("comments", '<div class="user-comment-body">COMMENTBODYTEXT</div>'),
+        ("chrome", "<header>HEADERTEXT Home About</header>"),
+        ("chrome", "<footer>FOOTERTEXT Copyright</footer>"),
+        ("chrome", "<nav>NAVTEXT Sections</nav>"),
+        ("chrome", '<div role="navigation">ROLENAVTEXT</div>'),
+    ],
+)
+def test_family_removes_its_kind_and_says_so(family: str, boilerplate: str) -> None:
+    html = f"<html><body>{boilerplate}<main>{ARTICLE}</main></body></html>"
+    marker = re.search(r"[A-Z0-9]+TEXT", boilerplate).group()
+    text, trace = run(html)
+    assert marker not in text
+    assert "council approved the new budget" in text
+    assert family in {entry.name for entry in trace}
+    # With that family switched off, the boilerplate stays.
+    kept, _ = run(html, ALL_RULES - {family})
+    assert marker in kept
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        '<div hidden="until-found"><p>UNTILFOUND revealable by find-in-page</p></div>',
+        "<article><header><h1>ARTICLEHEADER headline</h1></header>" + ARTICLE + "</article>",
+        "<main><footer>MAINFOOTER filed under politics</footer>" + ARTICLE + "</main>",
+        '<article class="post comments-open">' + ARTICLE + "<p>COMMENTSOPEN</p></article>",
+    ],
+)
+def test_rules_spare_content(kept: str) -> None:
+    marker = re.search(r"[A-Z]{8,}", kept).group()
+    text, _ = run(f"<html><body>{kept}</body></html>")
+    assert marker in text
+
+
+def test_chrome_holding_most_of_the_page_is_kept() -> None:
+    # A page whose whole text sits in <header> is not chrome: removing it would leave nothing.
+    html = "<html><body><header>" + ARTICLE * 5 + "</header><p>tail</p></body></html>"
+    text, trace = run(html)
+    assert "council approved" in text
+    assert "chrome" not in {entry.name for entry in trace}
+
+
+def test_body_and_html_are_never_removed() -> None:
+    html = (
+        '<html hidden><body style="display:none" class="comments-open">'
+        + ARTICLE
+        + "</body></html>"
+    )
+    text, _ = run(html)
+    assert "council approved" in text
+
+
+def test_trace_counts_outermost_removals_with_excerpt() -> None:
+    html = (
+        '<html><body><div id="comments"><div class="comment">First COMMENT here</div>'
+        '<div class="comment">Second</div></div>' + ARTICLE + "</body></html>"
+    )
+    _, trace = run(html)
+    entry = next(entry for entry in trace if entry.name == "comments")
+    assert entry.count == 1  # the nested comment divs went with their container
+    assert entry.excerpt is not None and entry.excerpt.startswith("First COMMENT")
+
+
+def test_aria_hidden_fallback_images_are_kept_like_readability_js() -> None:
+    root = lxml.html.document_fromstring(
+        '<html><body><img aria-hidden="true" class="fallback-image" src="a.jpg">'
+        '<img aria-hidden="true" class="icon" src="b.svg">' + ARTICLE + "</body></html>"
+    )
+    apply_rules(root, ALL_RULES)
+    assert [img.get("src") for img in root.iter("img")] == ["a.jpg"]
