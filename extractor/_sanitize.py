@@ -8,6 +8,8 @@ has had repeated bypasses, and over bleach, which is deprecated.
 
 from __future__ import annotations
 
+import re
+
 import nh3
 
 ALLOWED_TAGS = frozenset(
@@ -86,7 +88,10 @@ ALLOWED_ATTRIBUTES = {
     "time": {"datetime"},
     "q": {"cite"},
     "blockquote": {"cite"},
+    "code": {"class"},  # only language-* tokens survive (see _keep_language_class)
+    "pre": {"class"},
 }
+_LANGUAGE_TOKEN = re.compile(r"^(?:language|lang)-[A-Za-z0-9_+#.-]{1,30}$")
 URL_SCHEMES = frozenset({"http", "https", "mailto"})
 # Tags whose content is dropped with them (not unwrapped into text).
 CLEAN_CONTENT_TAGS = frozenset(
@@ -123,4 +128,13 @@ def sanitize_html(html: str) -> str:
         url_schemes=set(URL_SCHEMES),
         link_rel=None,
         strip_comments=True,
+        attribute_filter=_keep_language_class,
     )
+
+
+def _keep_language_class(tag: str, attribute: str, value: str) -> str | None:
+    """Keep a code block's language (for fenced Markdown), drop every other class."""
+    if attribute != "class":
+        return value
+    tokens = [token for token in value.split() if _LANGUAGE_TOKEN.match(token)]
+    return " ".join(tokens) or None

@@ -1,0 +1,153 @@
+"""The extractor's entry point: inputs, immutability, determinism, the cascade and its trace."""
+
+from __future__ import annotations
+
+import copy
+
+import lxml.html
+import pytest
+
+from extractor import (
+    Candidate,
+    ExtractOptions,
+    NoContentError,
+    PageSnapshot,
+    ReadabilityResult,
+    ScorerStage,
+    Skip,
+    StageInput,
+    extract,
+)
+
+PARAGRAPHS = "".join(
+    f"<p>Paragraph {i} of the story, with enough words to read like prose, and a comma.</p>"
+    for i in range(6)
+)
+PAGE = (
+    "<html lang='en'><head><title>Story | Site</title><meta property='og:site_name' content='Site'>"
+    "<meta name='author' content='Ann Writer'><meta name='description' content='A story.'></head>"
+    f"<body><nav><a href='/'>Home</a> <a href='/x'>X</a></nav><article><h1>Story</h1>{PARAGRAPHS}"
+    "</article></body></html>"
+)
+
+
+def test_accepts_bytes_str_tree_and_snapshot_alike() -> None:
+    tree = lxml.html.document_fromstring(PAGE)
+    outputs = {
+        extract(source, url="https://site.test/story").text
+        for source in (
+            PAGE,
+            PAGE.encode(),
+            tree,
+            PageSnapshot(html=PAGE, url="https://site.test/story"),
+        )
+    }
+    assert len(outputs) == 1
+
+
+def test_caller_tree_is_not_mutated() -> None:
+    tree = lxml.html.document_fromstring(PAGE)
+    before = lxml.html.tostring(tree)
+    extract(tree)
+    assert lxml.html.tostring(tree) == before
+
+
+def test_same_input_same_output() -> None:
+    first, second = extract(PAGE).to_dict(), extract(PAGE).to_dict()
+    for data in (first, second):
+        for entry in data["trace"]:
+            entry.pop("ms", None)
+    assert first == second
+
+
+def test_metadata_fields() -> None:
+    result = extract(PAGE, url="https://site.test/story")
+    assert (result.metadata.title, result.metadata.author, result.metadata.site_name) == (
+        "Story | Site",
+        "Ann Writer",
+        "Site",
+    )
+    assert (result.metadata.lang, result.metadata.description, result.metadata.date) == (
+        "en",
+        "A story.",
+        None,
+    )
+    assert result.url == "https://site.test/story"
+
+
+def test_trace_records_rules_and_every_stage_attempt() -> None:
+    result = extract(PAGE)
+    kinds = [(entry.kind, entry.name, entry.outcome) for entry in result.trace]
+    assert ("rule", "chrome", "removed") in kinds
+    assert ("stage", "readability-js", "skipped") in kinds
+    assert ("stage", "readability-lxml", "accepted") == kinds[-1]
+
+
+def test_readability_js_result_comes_first_when_present() -> None:
+    snapshot = PageSnapshot(
+        html=PAGE,
+        readability=ReadabilityResult(
+            content="<div><p>Reader View saw these words here.</p></div>", title="RV"
+        ),
+    )
+    result = extract(snapshot)
+    assert result.stage == "readability-js"
+    assert result.text.strip() == "Reader View saw these words here."
+
+
+@pytest.mark.parametrize("content", ["", "<p>   </p>", "<p>Single</p>"])
+def test_empty_or_single_word_results_fall_through(content: str) -> None:
+    snapshot = PageSnapshot(html=PAGE, readability=ReadabilityResult(content=content))
+    result = extract(snapshot)
+    assert result.stage == "readability-lxml"
+    first = result.trace[[entry.kind for entry in result.trace].index("stage")]
+    assert first.name == "readability-js" and first.outcome in ("skipped", "rejected")
+
+
+class ExplodingStage:
+    name = "exploding"
+
+    def __call__(self, page: StageInput) -> Candidate | Skip:
+        raise RuntimeError("boom")
+
+
+class MutatingStage:
+    """A badly behaved stage that hands over the shared document itself."""
+
+    name = "mutating"
+
+    def __call__(self, page: StageInput) -> Candidate | Skip:
+        return Candidate(copy.deepcopy(page.document), note="whole page")
+
+
+def test_failing_stage_is_recorded_and_the_cascade_goes_on() -> None:
+    result = extract(PAGE, options=ExtractOptions(stages=(ExplodingStage(), ScorerStage())))
+    assert result.stage == "scorer"
+    failed = next(entry for entry in result.trace if entry.name == "exploding")
+    assert failed.outcome == "skipped" and "RuntimeError: boom" in failed.reason
+
+
+def test_custom_stage_tuple_replaces_the_cascade() -> None:
+    result = extract(PAGE, options=ExtractOptions(stages=(MutatingStage(),)))
+    assert result.stage == "mutating"
+    assert [entry.name for entry in result.trace if entry.kind == "stage"] == ["mutating"]
+
+
+def test_no_content_names_every_stage() -> None:
+    with pytest.raises(NoContentError) as info:
+        extract("<html><body><div><img src='a.png'></div></body></html>")
+    message = str(info.value)
+    assert "readability-js" in message and "readability-lxml" in message and "scorer" in message
+
+
+def test_snapshot_round_trips_through_json() -> None:
+    snapshot = PageSnapshot(
+        html=PAGE,
+        url="https://site.test/a",
+        final_url="https://site.test/b",
+        status=200,
+        readability=ReadabilityResult(content="<p>x y</p>", byline="Ann", readerable=True),
+        timings={"settle": 1.5},
+        warnings=("late content",),
+    )
+    assert PageSnapshot.from_json(snapshot.to_json()) == snapshot
