@@ -15,7 +15,10 @@ _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 # lxml refuses str input that carries an XML encoding declaration.
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 
-_PARSER = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, default_doctype=False)
+# huge_tree: libxml2 otherwise drops everything nested deeper than 255 levels.
+_PARSER = lxml.html.HTMLParser(
+    remove_comments=True, remove_pis=True, default_doctype=False, huge_tree=True
+)
 
 
 def parse_html(text: str) -> HtmlElement:

@@ -59,6 +59,13 @@ DESCEND_SHARE = 0.6
 """Move from a block into its best child block when the child holds at least this share of its
 score: a sidebar or related-links box rarely holds over 40% of a page's text in our fixtures."""
 
+OWN_PARAGRAPH_PROSE = 100
+"""A block holding at least this many characters of prose in its own <p> children is where the
+article is written: the descent stops there instead of dropping those paragraphs (nested <div>
+pages, an intro paragraph before the body's wrapper). About one sentence."""
+
+_BOILERPLATE_TAGS = frozenset({"header", "footer", "nav", "aside"})
+
 CANDIDATE_TAGS = frozenset(
     {
         "html",
@@ -102,6 +109,9 @@ class BlockFeatures:
     list_text: int = 0
     paragraphs: int = 0
     punctuation: int = 0
+    # Text outside links and outside blocks that hint or tag themselves as boilerplate: what a
+    # descent into a child block must not leave much of behind.
+    prose: int = 0
 
     @property
     def link_density(self) -> float:
@@ -140,14 +150,16 @@ def block_features(elements: list[HtmlElement]) -> dict[HtmlElement, BlockFeatur
     for element in reversed(elements):  # children come after their parent in document order
         own = BlockFeatures()
         text, punctuation = _text_len(element.text)
-        own.text, own.punctuation = text, punctuation
+        own.text, own.punctuation, own.prose = text, punctuation, text
         for child in element:
             tail, tail_punctuation = _text_len(child.tail)
             own.text += tail
+            own.prose += tail
             own.punctuation += tail_punctuation
             sub = features.get(child)
             if sub is None:  # comments and processing instructions
                 continue
+            own.prose += sub.prose
             own.text += sub.text
             own.links += sub.links
             own.link_count += sub.link_count
@@ -155,6 +167,8 @@ def block_features(elements: list[HtmlElement]) -> dict[HtmlElement, BlockFeatur
             own.paragraphs += sub.paragraphs
             own.punctuation += sub.punctuation
         tag = element.tag
+        if tag == "a" or tag in _BOILERPLATE_TAGS or _hint(element) < 0:
+            own.prose = 0
         if tag == "a":
             own.links = own.text
             own.link_count += 1
@@ -221,6 +235,9 @@ def best_block(root: HtmlElement) -> ScoredBlock | None:
         child = max(children[best], key=lambda el: scores[el])
         if scores[child] < DESCEND_SHARE * scores[best] or scores[child] <= 0:
             break
+        own_prose = sum(features[p].prose for p in best if p.tag == "p")
+        if own_prose >= OWN_PARAGRAPH_PROSE:
+            break  # paragraphs written right here: keep the block whole
         if best.tag == "article" and child.tag != "article":
             break  # the author drew this boundary: leaving it would drop the headline
         best = child

@@ -1,0 +1,61 @@
+"""Markdown output: structure kept, page text never turned into markup, no needless escapes."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractor import html_to_markdown
+
+
+def test_structure_is_kept() -> None:
+    markdown = html_to_markdown(
+        "<h2>Setup</h2><p>Use <a href='https://a.test/x'>the guide</a>.</p>"
+        "<ul><li>one</li><li>two</li></ul><ol><li>first</li></ol>"
+        "<pre><code class='language-python'>def f():\n    return 1</code></pre>"
+        "<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>"
+        "<p><img src='https://a.test/i.png' alt='A chart'></p><blockquote><p>Quoted.</p></blockquote>"
+    )
+    for expected in (
+        "## Setup",
+        "[the guide](https://a.test/x)",
+        "- one\n- two",
+        "1. first",
+        "```python\ndef f():\n    return 1\n```",
+        "| a | b |",
+        "![A chart](https://a.test/i.png)",
+        "> Quoted.",
+    ):
+        assert expected in markdown, expected
+
+
+@pytest.mark.parametrize(
+    ("text", "forbidden"),
+    [
+        ("[click](javascript:alert(1))", "[click](javascript"),
+        ("&lt;script&gt;alert(1)&lt;/script&gt;", "<script>"),
+        ("&lt;http://evil.test&gt;", "<http://evil.test>"),
+        ("![x](https://evil.test/t.png)", "![x](https"),
+    ],
+)
+def test_page_text_never_becomes_markup(text: str, forbidden: str) -> None:
+    assert forbidden not in html_to_markdown(f"<p>{text}</p>")
+
+
+@pytest.mark.parametrize(
+    ("html", "expected_line"),
+    [
+        ("<p>Python 3.11 is rate-limited to +5 requests, a = b &amp; c.</p>",
+         "Python 3.11 is rate-limited to +5 requests, a = b & c."),
+        ("<p>- not a list item</p>", "\\- not a list item"),
+        ("<p>1. not a list either</p>", "1\\. not a list either"),
+        ("<p># not a heading</p>", "\\# not a heading"),
+        ("<p>Say <code>a\\.b</code> literally</p>", "Say `a\\.b` literally"),
+    ],
+)  # fmt: skip
+def test_escapes_only_where_they_matter(html: str, expected_line: str) -> None:
+    assert expected_line in html_to_markdown(html).splitlines()
+
+
+def test_code_blocks_are_verbatim() -> None:
+    markdown = html_to_markdown("<pre>x\\.y = [1] &lt;tag&gt;\n  - item</pre>")
+    assert "x\\.y = [1] <tag>\n  - item" in markdown
