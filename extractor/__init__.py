@@ -27,7 +27,7 @@ from ._errors import (
 from ._markdown import html_to_markdown
 from ._options import ALL_RULES, ExtractOptions
 from ._refine import REFINEMENTS
-from ._rules import RULE_FAMILIES
+from ._rules import FEED_MARK, HIDDEN_MARK, RULE_FAMILIES, VISIBLE_MARK
 from ._sanitize import sanitize_html
 from ._stages import (
     DEFAULT_STAGES,
@@ -41,6 +41,9 @@ from ._types import Extraction, Metadata, PageSnapshot, ReadabilityResult, Trace
 
 __all__ = [
     "ALL_RULES",
+    "FEED_MARK",
+    "HIDDEN_MARK",
+    "VISIBLE_MARK",
     "REFINEMENTS",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_STAGES",

@@ -17,6 +17,7 @@ import re
 import html_to_markdown as h2m
 
 _BLANK_LINES = re.compile(r"\n{3,}")
+_BANG_BEFORE_LINK = re.compile(r"!<a(?=[\s>])")
 # Escapes that only matter where a line starts (list items, headings, setext underlines).
 _MID_LINE_ESCAPE = re.compile(r"\\([.\-+#=])|\\&(?![#\w]+;)|(?<!~)\\~(?!~)")
 _LINE_START = re.compile(r"^[ \t>]*(?:\d+\\\.|\\[-+#=])?")
@@ -38,6 +39,8 @@ def html_to_markdown(html: str) -> str:
     """Markdown for a sanitised HTML fragment: ATX headings, '-' bullets, fenced code, tables."""
     if not html.strip():
         return ""
+    # "Wow!" right before a link would read as image syntax ("![link](...)"): part them.
+    html = _BANG_BEFORE_LINK.sub("! <a", html)
     markdown = h2m.convert(html, _OPTIONS).content or ""
     markdown = _unescape_mid_line(markdown)
     markdown = _TRAILING_SPACES.sub("\n", markdown)

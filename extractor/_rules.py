@@ -24,6 +24,12 @@ EXCERPT_CHARS = 80
 HIDDEN_MARK = "data-readermode-hidden"
 """Attribute the renderer's snapshot script sets on elements a reader cannot see."""
 
+VISIBLE_MARK = "data-readermode-visible"
+"""... and on a visible element inside a visibility:hidden one."""
+
+FEED_MARK = "data-readermode-feed"
+"""Attribute the renderer sets on a container that kept growing as it scrolled (endless feed)."""
+
 _PROTECTED = frozenset({"html", "body"})
 _CONTENT_ROOTS = frozenset({"article", "main"})
 
@@ -69,8 +75,13 @@ def _is_hidden(element: HtmlElement) -> bool:
     if element.get("aria-hidden", "").lower() == "true":
         # Readability.js keeps aria-hidden fallback images (lazy-loading libraries use them).
         return "fallback-image" not in element.get("class", "")
-    if element.get(HIDDEN_MARK) is not None:
+    if element.get(FEED_MARK) is not None:
         return True
+    mark = element.get(HIDDEN_MARK)
+    if mark is not None:
+        # visibility:hidden can be undone below (the renderer marks such children visible):
+        # then the subtree is not hidden as a whole.
+        return not (mark == "visibility" and element.find(f".//*[@{VISIBLE_MARK}]") is not None)
     if element.tag == "input" and element.get("type", "").lower() == "hidden":
         return True
     style = element.get("style")

@@ -79,7 +79,9 @@ ALLOWED_TAGS = frozenset(
     }
 )
 ALLOWED_ATTRIBUTES = {
-    "*": {"lang", "dir", "title"},
+    # No title: tooltips carry no content, and Markdown link titles were one more way for page
+    # text to break out of its quotes.
+    "*": {"lang", "dir"},
     "a": {"href"},
     "img": {"src", "alt", "width", "height"},
     "td": {"colspan", "rowspan"},

@@ -38,12 +38,29 @@ class ReadabilityJsStage:
             return Skip("snapshot carries no Readability.js result (static input or disabled)")
         if not result.content or not result.content.strip():
             return Skip("Readability.js returned no content")
-        return Candidate(_fragment(result.content), note="Readability.js result from the page")
+        content = _fragment(result.content)
+        note = "Readability.js result from the page"
+        if result.title and _restore_title(content, result.title):
+            note += "; its title restored as the heading it removed"
+        return Candidate(content, note=note)
 
 
 READABILITY_LXML_MAX_ELEMENTS = 20_000
 """Above this readability-lxml costs seconds (measured: 2.1 s at 50,000 elements, against 1.3 s
 for the whole scorer path) without reading huge pages any better, so the scorer takes them."""
+
+
+def _restore_title(content: lxml.html.HtmlElement, title: str) -> bool:
+    """Put the headline back on top: Readability.js moves a heading that repeats the title into
+    ``title`` (Reader View shows it above the text), but our outputs are the text alone."""
+    wanted = " ".join(title.split()).casefold()
+    for heading in content.iter("h1", "h2"):
+        if " ".join(heading.text_content().split()).casefold() == wanted:
+            return False
+    heading = lxml.html.Element("h1")
+    heading.text = " ".join(title.split())
+    content.insert(0, heading)
+    return True
 
 
 class ReadabilityLxmlStage:

@@ -48,6 +48,8 @@ class PageSnapshot:
     readability: ReadabilityResult | None = None
     timings: dict[str, float] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    # What ended the renderer's wait: "stable" (two extractions agreed) or "budget".
+    settled_by: str | None = None
 
     @property
     def base_url(self) -> str | None:
@@ -73,6 +75,7 @@ class PageSnapshot:
             readability=ReadabilityResult.from_dict(readability) if readability else None,
             timings=dict(data.get("timings") or {}),
             warnings=tuple(data.get("warnings") or ()),
+            settled_by=data.get("settled_by"),
         )
 
     @classmethod

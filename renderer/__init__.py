@@ -1,9 +1,24 @@
-"""readermode's capture side: getting a page (statically today, in Chromium next) and the CLI.
+"""readermode's capture side: rendering pages in Chromium (or fetching them statically) and the CLI.
 
 The renderer imports the extractor and never the other way round.
 """
 
+from ._api import AsyncRenderer, Renderer, capture, capture_async, render, render_async
+from ._browser import find_chromium
 from ._fetch import FetchedPage, fetch_url
+from ._options import RenderOptions
 from ._static import static_snapshot
 
-__all__ = ["FetchedPage", "fetch_url", "static_snapshot"]
+__all__ = [
+    "AsyncRenderer",
+    "FetchedPage",
+    "RenderOptions",
+    "Renderer",
+    "capture",
+    "capture_async",
+    "fetch_url",
+    "find_chromium",
+    "render",
+    "render_async",
+    "static_snapshot",
+]

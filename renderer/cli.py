@@ -15,12 +15,15 @@ from extractor import (
     STAGES_BY_NAME,
     Extraction,
     ExtractOptions,
+    PageSnapshot,
     ReadermodeError,
     extract,
 )
 
+from ._api import Renderer
 from ._fetch import DEFAULT_TIMEOUT_S
-from ._static import static_snapshot
+from ._options import RenderOptions
+from ._static import is_url, static_snapshot
 
 FORMATS = ("markdown", "text", "html", "json")
 EXIT_INTERRUPTED = 130
@@ -38,18 +41,39 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("target", help="URL, path to an HTML file (.gz too), or - for stdin")
     parser.add_argument("-f", "--format", choices=FORMATS, default="markdown")
     parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
-    parser.add_argument(
-        "--no-render",
-        action="store_true",
-        help="fetch URLs without a browser (the only mode until the renderer lands)",
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--no-render", action="store_true", help="fetch URLs without a browser (no JavaScript runs)"
     )
-    parser.add_argument("--url", help="original URL of a file or stdin, to resolve relative links")
+    mode.add_argument(
+        "--render",
+        action="store_true",
+        help="render a local file or stdin in Chromium too (served from memory at --url)",
+    )
+    parser.add_argument(
+        "--url", help="original URL of a file or stdin: relative links resolve against it"
+    )
+    parser.add_argument("--browser", metavar="PATH", help="Chromium executable to use")
+    parser.add_argument(
+        "--no-readability-js",
+        action="store_true",
+        help="skip the in-page Readability.js pass; the Python cascade reads the page",
+    )
+    parser.add_argument(
+        "--offline",
+        action="store_true",
+        help="when rendering, refuse every request but the page itself (saved pages, tests)",
+    )
+    parser.add_argument("--screenshot", metavar="FILE", help="save a full-page PNG when rendering")
+    parser.add_argument(
+        "--save-html", metavar="FILE", help="save the snapshot the extractor read (rendered DOM)"
+    )
     parser.add_argument(
         "--timeout",
         type=_positive_float,
         default=DEFAULT_TIMEOUT_S,
         metavar="S",
-        help=f"time budget in seconds (default {DEFAULT_TIMEOUT_S:g})",
+        help=f"time budget in seconds for the whole fetch or render (default {DEFAULT_TIMEOUT_S:g})",
     )
     parser.add_argument(
         "--max-bytes",
@@ -110,15 +134,39 @@ def render_output(extraction: Extraction, output_format: str) -> str:
     return body if body.endswith("\n") else body + "\n"
 
 
+def should_render(args: argparse.Namespace) -> bool:
+    """URLs render unless --no-render; files and stdin only with --render."""
+    if args.no_render:
+        return False
+    return args.render or is_url(args.target)
+
+
+def render_snapshot(args: argparse.Namespace) -> PageSnapshot:
+    options = RenderOptions(
+        budget=args.timeout,
+        browser=args.browser,
+        readability_js=not args.no_readability_js,
+        offline=args.offline,
+        screenshot=args.screenshot,
+    )
+    with Renderer(options) as renderer:
+        return renderer.render(args.target, url=args.url, max_bytes=args.max_bytes)
+
+
 def run(args: argparse.Namespace) -> int:
     options = ExtractOptions(
         max_bytes=args.max_bytes,
         rules=ALL_RULES - frozenset(args.keep),
         stages=args.stages,
     )
-    snapshot = static_snapshot(
-        args.target, url=args.url, timeout=args.timeout, max_bytes=args.max_bytes
-    )
+    if should_render(args):
+        snapshot = render_snapshot(args)
+    else:
+        snapshot = static_snapshot(
+            args.target, url=args.url, timeout=args.timeout, max_bytes=args.max_bytes
+        )
+    if args.save_html:
+        Path(args.save_html).write_text(snapshot.html, encoding="utf-8")
     extraction = extract(snapshot, options=options)
     text = render_output(extraction, args.format)
     if args.output:

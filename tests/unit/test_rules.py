@@ -105,3 +105,16 @@ def test_aria_hidden_fallback_images_are_kept_like_readability_js() -> None:
     )
     apply_rules(root, ALL_RULES)
     assert [img.get("src") for img in root.iter("img")] == ["a.jpg"]
+
+
+def test_renderer_marks() -> None:
+    root = lxml.html.document_fromstring(
+        "<html><body>" + ARTICLE + '<div data-readermode-hidden="display"><p>GONE one</p></div>'
+        '<div data-readermode-feed=""><p>GONE feed</p></div>'
+        '<div data-readermode-hidden="visibility"><p>GONE two</p></div>'
+        '<div data-readermode-hidden="visibility"><span>KEPT shell</span>'
+        '<p data-readermode-visible="visibility">KEPT visible child</p></div></body></html>'
+    )
+    apply_rules(root, ALL_RULES)
+    text = root.text_content()
+    assert "GONE" not in text and "KEPT visible child" in text and "council approved" in text

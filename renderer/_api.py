@@ -1,0 +1,175 @@
+"""The renderer's public API: one async core, and a thin sync wrapper over it.
+
+``AsyncRenderer`` keeps one Chromium for many pages (a fresh context per page) and is safe to
+use concurrently from one event loop. ``Renderer`` runs the same core on a private event loop
+for scripts. Both shut the browser down on ``close()``, on leaving a ``with`` block, on errors
+and on Ctrl-C; ``capture``/``render`` are one-shot helpers that do all of that for one page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from extractor import Extraction, ExtractOptions, PageSnapshot, extract
+
+from ._browser import BrowserHandle, launch_browser
+from ._options import RenderOptions
+from ._page import PageRequest, render_page
+from ._static import is_url, read_target_bytes
+
+T = TypeVar("T")
+
+LOCAL_ORIGIN = "http://readermode.localhost/"
+"""Where a local file or stdin is served from memory when no --url is given (never resolved)."""
+
+
+def _page_request(target: str, *, url: str | None, max_bytes: int) -> PageRequest:
+    """A URL is loaded as is; a file or stdin is served from memory at ``url``."""
+    if is_url(target) and url is None:
+        return PageRequest(url=target)
+    if is_url(target):
+        return PageRequest(url=url)  # type: ignore[arg-type]
+    body = read_target_bytes(target, max_bytes=max_bytes)
+    name = "stdin.html" if target == "-" else Path(target).name
+    serve_at = url or LOCAL_ORIGIN + name
+    if urlsplit(serve_at).scheme not in ("http", "https"):
+        raise ValueError(f"--url must be an http(s) URL, not {serve_at}")
+    return PageRequest(url=serve_at, body=body)
+
+
+class AsyncRenderer:
+    """Renders pages in one shared Chromium. Use ``async with AsyncRenderer() as r:``."""
+
+    def __init__(self, options: RenderOptions | None = None) -> None:
+        self.options = options or RenderOptions()
+        self._handle: BrowserHandle | None = None
+        self._lock = asyncio.Lock()
+
+    async def __aenter__(self) -> AsyncRenderer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        async with self._lock:
+            if self._handle is None:
+                self._handle = await launch_browser(self.options.browser)
+
+    async def close(self) -> None:
+        async with self._lock:
+            handle, self._handle = self._handle, None
+        if handle is not None:
+            await handle.close()
+
+    async def render(
+        self,
+        target: str,
+        *,
+        url: str | None = None,
+        options: RenderOptions | None = None,
+        max_bytes: int = ExtractOptions().max_bytes,
+    ) -> PageSnapshot:
+        """Render a URL, or a file/stdin (``-``) served from memory at ``url``."""
+        await self.start()
+        assert self._handle is not None
+        request = _page_request(target, url=url, max_bytes=max_bytes)
+        return await render_page(self._handle, request, options or self.options)
+
+    async def capture(
+        self,
+        target: str,
+        *,
+        url: str | None = None,
+        options: RenderOptions | None = None,
+        extract_options: ExtractOptions | None = None,
+    ) -> Extraction:
+        """Render, then extract the main content (the Readability.js result first)."""
+        extract_options = extract_options or ExtractOptions()
+        snapshot = await self.render(
+            target, url=url, options=options, max_bytes=extract_options.max_bytes
+        )
+        return await asyncio.to_thread(extract, snapshot, options=extract_options)
+
+
+class Renderer:
+    """Synchronous wrapper: the async core on a private event loop in its own thread.
+
+    The thread keeps it usable where the calling thread already runs an event loop (Jupyter,
+    an async web app, pytest-playwright's sync fixtures).
+    """
+
+    def __init__(self, options: RenderOptions | None = None) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="readermode-renderer", daemon=True
+        )
+        self._thread.start()
+        self._core = AsyncRenderer(options)
+
+    def __enter__(self) -> Renderer:
+        self._call(self._core.start())
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _call(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        if self._loop.is_closed():
+            coroutine.close()
+            raise RuntimeError("this Renderer is closed")
+        future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+        try:
+            return future.result()
+        except BaseException:
+            future.cancel()  # Ctrl-C or an error here: stop the page work too
+            raise
+
+    def render(self, target: str, **kwargs: Any) -> PageSnapshot:
+        return self._call(self._core.render(target, **kwargs))
+
+    def capture(self, target: str, **kwargs: Any) -> Extraction:
+        return self._call(self._core.capture(target, **kwargs))
+
+    def close(self) -> None:
+        """Close the browser and stop the loop's thread; safe to call twice."""
+        if self._loop.is_closed():
+            return
+        try:
+            asyncio.run_coroutine_threadsafe(self._core.close(), self._loop).result(timeout=30)
+        finally:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=10)
+            self._loop.close()
+
+
+def render(url: str, options: RenderOptions | None = None, **kwargs: Any) -> PageSnapshot:
+    """Render one page in a browser started and stopped for it."""
+    with Renderer(options) as renderer:
+        return renderer.render(url, **kwargs)
+
+
+def capture(url: str, options: RenderOptions | None = None, **kwargs: Any) -> Extraction:
+    """Render one page and extract its main content."""
+    with Renderer(options) as renderer:
+        return renderer.capture(url, **kwargs)
+
+
+async def render_async(
+    url: str, options: RenderOptions | None = None, **kwargs: object
+) -> PageSnapshot:
+    async with AsyncRenderer(options) as renderer:
+        return await renderer.render(url, **kwargs)  # type: ignore[arg-type]
+
+
+async def capture_async(
+    url: str, options: RenderOptions | None = None, **kwargs: object
+) -> Extraction:
+    async with AsyncRenderer(options) as renderer:
+        return await renderer.capture(url, **kwargs)  # type: ignore[arg-type]

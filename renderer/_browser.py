@@ -1,0 +1,110 @@
+"""Finding and launching Chromium: one browser for many pages, a fresh context per page.
+
+The executable is found in this order: an explicit path, ``READERMODE_CHROMIUM``,
+/usr/bin/chromium, chromium-browser, google-chrome on PATH, then Playwright's own managed
+browser (which ``playwright install`` would have downloaded; these machines cannot).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from playwright.async_api import Browser, BrowserContext, Playwright, async_playwright
+from playwright.async_api import Error as PlaywrightError
+
+from extractor import BrowserMissingError
+
+CHROMIUM_ENV = "READERMODE_CHROMIUM"
+SYSTEM_CANDIDATES = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
+
+# Without the background-networking flags Chromium keeps trying to reach Google's services,
+# which these machines refuse (and which a capture tool has no business doing anyway).
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--mute-audio",
+    "--hide-scrollbars",
+)
+
+VIEWPORT = {"width": 1280, "height": 900}
+"""A common laptop viewport: lazy loaders and responsive layouts behave as for most readers."""
+
+LAUNCH_TIMEOUT_MS = 30_000
+
+
+def find_chromium(explicit: str | None = None) -> str | None:
+    """Path of the Chromium to use, or None when only Playwright's managed browser is left."""
+    for candidate in (explicit, os.environ.get(CHROMIUM_ENV)):
+        if candidate:
+            path = shutil.which(candidate) or (candidate if Path(candidate).is_file() else None)
+            if path is None:
+                raise BrowserMissingError(f"browser not found: {candidate}")
+            return path
+    for candidate in SYSTEM_CANDIDATES:
+        path = shutil.which(candidate)
+        if path:
+            return path
+    return None
+
+
+def launch_flags() -> list[str]:
+    flags = list(CHROMIUM_FLAGS)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        flags.append("--no-sandbox")  # Chromium refuses to start its sandbox as root
+    return flags
+
+
+@dataclass
+class BrowserHandle:
+    """A running Playwright driver and Chromium; ``close`` stops both."""
+
+    playwright: Playwright
+    browser: Browser
+    executable: str | None
+
+    async def new_context(self) -> BrowserContext:
+        return await self.browser.new_context(
+            bypass_csp=True,  # our in-page scripts must run on pages with a strict CSP
+            viewport=VIEWPORT,
+            service_workers="block",  # a worker could answer from its cache behind our routes
+            java_script_enabled=True,
+        )
+
+    async def close(self) -> None:
+        try:
+            await self.browser.close()
+        except PlaywrightError:
+            pass
+        finally:
+            await self.playwright.stop()
+
+
+async def launch_browser(executable: str | None = None) -> BrowserHandle:
+    """Start Playwright and Chromium; BrowserMissingError when no browser can be started."""
+    path = find_chromium(executable)
+    playwright = await async_playwright().start()
+    try:
+        browser = await playwright.chromium.launch(
+            executable_path=path,
+            args=launch_flags(),
+            headless=True,
+            timeout=LAUNCH_TIMEOUT_MS,
+        )
+    except PlaywrightError as exc:
+        await playwright.stop()
+        where = path or "Playwright's managed Chromium"
+        hint = "install it with: apt-get install -y chromium" if path is None else ""
+        raise BrowserMissingError(
+            f"cannot start {where}: {str(exc).splitlines()[0]} {hint}".strip()
+        ) from exc
+    return BrowserHandle(playwright=playwright, browser=browser, executable=path)

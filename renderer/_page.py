@@ -1,0 +1,421 @@
+"""Rendering one page in a fresh browser context until it settles, then snapshotting it.
+
+The whole capture shares one time budget (``Deadline``). Every wait is bounded by what is left
+of it, and every call into the page goes through ``asyncio.wait_for``, so a page whose main
+thread is stuck cannot hold the capture past its budget: it ends with what it has, and the
+snapshot says so in ``settled_by`` and ``warnings``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import urldefrag
+
+from playwright.async_api import BrowserContext, Page, Request, Route
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+from extractor import (
+    DEFAULT_STAGES,
+    FEED_MARK,
+    HIDDEN_MARK,
+    BudgetExceededError,
+    ExtractOptions,
+    FetchError,
+    HTTPStatusError,
+    NavigationError,
+    NotHTMLError,
+    PageSnapshot,
+    ReadermodeError,
+    extract,
+)
+
+from ._browser import BrowserHandle
+from ._options import (
+    DOM_QUIET_MS,
+    IMAGE_WAIT_S,
+    MAX_REVEAL,
+    NETWORK_QUIET_MS,
+    SCROLL_PAUSE_MS,
+    STABILITY_INTERVAL_S,
+    RenderOptions,
+)
+from ._readability import ReadabilityUnavailable, parse_run, readability_expression, run_options
+
+JS = Path(__file__).with_name("js")
+HIDDEN_ATTRIBUTE = HIDDEN_MARK
+FEED_ATTRIBUTE = FEED_MARK
+MAX_SNAPSHOT_ELEMENTS = 200_000
+POLL_S = 0.05
+FEED_GROWTH_STEPS = 3
+"""A page still taller than it was this many scroll steps ago, when scrolling hit its cap, is
+an endless feed ..."""
+FEED_MIN_ITEMS = 10
+"""... and a container that received at least this many new elements while we scrolled, some
+in those last steps, is the feed itself."""
+# Static stages only: the stability check must not depend on the Readability.js run it precedes.
+_CHECK_OPTIONS = ExtractOptions(stages=DEFAULT_STAGES[1:])
+
+
+@cache
+def _script(name: str) -> str:
+    return (JS / name).read_text(encoding="utf-8")
+
+
+class Deadline:
+    """What is left of the capture's time budget."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.end = time.monotonic() + seconds
+
+    def remaining(self) -> float:
+        return max(0.0, self.end - time.monotonic())
+
+    def expired(self) -> bool:
+        return self.remaining() <= 0
+
+
+@dataclass(frozen=True)
+class PageRequest:
+    """What to load: a URL, optionally with the page's bytes served from memory at that URL."""
+
+    url: str
+    body: bytes | None = None
+    content_type: str = "text/html"
+
+
+@dataclass
+class _Network:
+    """Requests in flight, to tell when the network has gone quiet."""
+
+    inflight: set[Request] = field(default_factory=set)
+    last_change: float = field(default_factory=time.monotonic)
+
+    def attach(self, page: Page) -> None:
+        page.on("request", self._started)
+        page.on("requestfinished", self._ended)
+        page.on("requestfailed", self._ended)
+
+    def _started(self, request: Request) -> None:
+        self.inflight.add(request)
+        self.last_change = time.monotonic()
+
+    def _ended(self, request: Request) -> None:
+        self.inflight.discard(request)
+        self.last_change = time.monotonic()
+
+    def quiet_for(self) -> float:
+        return 0.0 if self.inflight else time.monotonic() - self.last_change
+
+
+class _Session:
+    """One capture's page, clock and notes."""
+
+    def __init__(self, page: Page, deadline: Deadline) -> None:
+        self.page = page
+        self.deadline = deadline
+        self.network = _Network()
+        self.network.attach(page)
+        self.timings: dict[str, float] = {}
+        self.warnings: list[str] = []
+        self.started = time.monotonic()
+
+    def mark(self, name: str, since: float) -> None:
+        self.timings[name] = round(time.monotonic() - since, 3)
+
+    async def evaluate(self, expression: str, arg: Any = None, *, cap: float = 10.0) -> Any:
+        """Evaluate in the page, bounded by the budget (and ``cap``) even if the page hangs."""
+        timeout = min(cap, self.deadline.remaining())
+        if timeout <= 0:
+            raise TimeoutError("budget spent")
+        return await asyncio.wait_for(self.page.evaluate(expression, arg), timeout=timeout)
+
+    async def settle_action(self, action: str, **extra: Any) -> dict[str, Any]:
+        try:
+            result = await self.evaluate(
+                _script("settle.js"), {"action": action, "maxReveal": MAX_REVEAL, **extra}
+            )
+        except (TimeoutError, PlaywrightError) as exc:
+            self.warnings.append(f"{action}: {type(exc).__name__}")
+            return {}
+        return result or {}
+
+    async def wait_network_quiet(self, cap: float) -> bool:
+        end = time.monotonic() + min(cap, self.deadline.remaining())
+        while time.monotonic() < end:
+            if self.network.quiet_for() * 1000 >= NETWORK_QUIET_MS:
+                return True
+            await asyncio.sleep(POLL_S)
+        return False
+
+    async def wait_dom_quiet(self, cap: float) -> bool:
+        end = time.monotonic() + min(cap, self.deadline.remaining())
+        while time.monotonic() < end:
+            state = await self.settle_action("quiet")
+            if (
+                state.get("sinceMutation", 0) >= DOM_QUIET_MS
+                and not state.get("timers")
+                and self.network.quiet_for() * 1000 >= NETWORK_QUIET_MS / 2
+            ):
+                return True
+            await asyncio.sleep(POLL_S * 2)
+        return False
+
+
+def _navigation_error(url: str, exc: PlaywrightError) -> ReadermodeError:
+    message = str(exc).splitlines()[0]
+    if "Download is starting" in message:
+        return NotHTMLError(f"{url} is a download, not a page")
+    if "net::ERR_" in message:
+        code = message[message.index("net::ERR_") :].split()[0]
+        return FetchError(f"cannot load {url}: {code}")
+    return NavigationError(f"cannot load {url}: {message}")
+
+
+async def _route_from_memory(context: BrowserContext, request: PageRequest, offline: bool) -> None:
+    """Serve the page's own bytes at its URL; when offline, refuse every other request."""
+    page_url = urldefrag(request.url).url
+
+    async def handle(route: Route) -> None:
+        if urldefrag(route.request.url).url == page_url and request.body is not None:
+            await route.fulfill(
+                status=200, body=request.body, headers={"Content-Type": request.content_type}
+            )
+        elif offline:
+            await route.abort("blockedbyclient")
+        else:
+            await route.continue_()
+
+    if request.body is not None or offline:
+        await context.route("**/*", handle)
+
+
+async def _navigate(session: _Session, url: str) -> int | None:
+    started = time.monotonic()
+    try:
+        response = await session.page.goto(
+            url, wait_until="domcontentloaded", timeout=session.deadline.remaining() * 1000
+        )
+    except PlaywrightTimeoutError as exc:
+        raise BudgetExceededError(
+            f"{url} did not load within the {session.deadline.seconds:g} s budget"
+        ) from exc
+    except PlaywrightError as exc:
+        raise _navigation_error(url, exc) from exc
+    session.mark("navigate", started)
+    if response is None:
+        return None
+    if response.status >= 400:
+        raise HTTPStatusError(response.status, url, response.status_text)
+    content_type = (
+        (await response.all_headers())
+        .get("content-type", "text/html")
+        .split(";")[0]
+        .strip()
+        .lower()
+    )
+    if content_type and content_type not in (
+        "text/html",
+        "application/xhtml+xml",
+        "text/plain",
+        "application/xml",
+        "text/xml",
+    ):
+        raise NotHTMLError(f"{url} is {content_type}, not HTML")
+    return response.status
+
+
+async def _scroll_through(session: _Session, options: RenderOptions) -> None:
+    """Scroll window and inner scrollers in steps, then bring observed targets into view."""
+    started = time.monotonic()
+    end = started + min(options.scroll_time, session.deadline.remaining() * 0.5)
+    steps = 0
+    heights: list[int] = []
+    reached_end = False
+    while steps < options.max_scroll_steps and time.monotonic() < end:
+        result = await session.settle_action("step")
+        steps += 1
+        heights.append(int(result.get("height") or 0))
+        await asyncio.sleep(SCROLL_PAUSE_MS / 1000)
+        if not result.get("moved"):
+            revealed = await session.settle_action("reveal")
+            await asyncio.sleep(SCROLL_PAUSE_MS / 1000)
+            if not revealed.get("revealed"):
+                reached_end = True
+                break
+    session.timings["scroll_steps"] = steps
+    if (
+        not reached_end
+        and len(heights) > FEED_GROWTH_STEPS
+        and heights[-1] > heights[-1 - FEED_GROWTH_STEPS]
+    ):
+        marked = (
+            await session.settle_action(
+                "markFeeds",
+                feedAttribute=FEED_ATTRIBUTE,
+                minFeedItems=FEED_MIN_ITEMS,
+                recentSteps=FEED_GROWTH_STEPS,
+            )
+        ).get("marked", 0)
+        if marked:
+            session.timings["feeds_marked"] = marked
+            session.warnings.append(
+                f"endless feed: {marked} container(s) still growing were left out"
+            )
+    await session.settle_action("top")
+    session.mark("scroll", started)
+
+
+async def _wait_images(session: _Session) -> None:
+    started = time.monotonic()
+    end = started + min(IMAGE_WAIT_S, session.deadline.remaining() * 0.3)
+    while time.monotonic() < end:
+        if not (await session.settle_action("pendingImages")).get("pending"):
+            break
+        await asyncio.sleep(POLL_S * 2)
+    session.mark("images", started)
+
+
+async def _snapshot(session: _Session) -> dict[str, Any]:
+    return await session.evaluate(
+        _script("snapshot.js"),
+        {"hiddenAttribute": HIDDEN_ATTRIBUTE, "maxElements": MAX_SNAPSHOT_ELEMENTS},
+        cap=20.0,
+    )
+
+
+def _check_text(html: str, url: str) -> str:
+    try:
+        return extract(PageSnapshot(html=html, url=url), options=_CHECK_OPTIONS).text
+    except ReadermodeError:
+        return ""
+
+
+async def _until_stable(session: _Session) -> tuple[dict[str, Any] | None, str]:
+    """Snapshot until two consecutive extractions agree or the budget runs out."""
+    started = time.monotonic()
+    previous_text: str | None = None
+    snap: dict[str, Any] | None = None
+    checks = 0
+    reason = "budget"
+    while True:
+        try:
+            snap = await _snapshot(session)
+        except (TimeoutError, PlaywrightError) as exc:
+            session.warnings.append(f"snapshot failed: {type(exc).__name__}")
+            break
+        checks += 1
+        text = await asyncio.to_thread(_check_text, snap["html"], session.page.url)
+        if previous_text is not None and text == previous_text:
+            reason = "stable"
+            break
+        previous_text = text
+        if session.deadline.remaining() < STABILITY_INTERVAL_S + 0.5:
+            break
+        await asyncio.sleep(STABILITY_INTERVAL_S)
+        await session.wait_dom_quiet(cap=2.0)
+    session.timings["stability_checks"] = checks
+    session.mark("stability", started)
+    return snap, reason
+
+
+async def _readability(session: _Session, html: str) -> tuple[Any, str | None]:
+    try:
+        expression = readability_expression()
+    except ReadabilityUnavailable as exc:
+        return None, str(exc)
+    started = time.monotonic()
+    try:
+        raw = await session.evaluate(
+            expression, run_options(html, hidden_attribute=HIDDEN_ATTRIBUTE), cap=20.0
+        )
+    except (TimeoutError, PlaywrightError) as exc:
+        return None, f"Readability.js did not finish: {type(exc).__name__}"
+    session.mark("readability", started)
+    run = parse_run(raw or {})
+    if run.error:
+        return run.result, f"Readability.js failed: {run.error}"
+    return run.result, None
+
+
+async def render_page(
+    handle: BrowserHandle, request: PageRequest, options: RenderOptions
+) -> PageSnapshot:
+    """Load, settle and snapshot one page in a fresh context (closed whatever happens)."""
+    deadline = Deadline(options.budget)
+    context = await handle.new_context()
+    try:
+        await context.add_init_script(script=_script("init.js"))
+        await context.add_init_script(script=_script("observe.js"))
+        await _route_from_memory(context, request, options.offline)
+        page = await context.new_page()
+        session = _Session(page, deadline)
+        status = await _navigate(session, request.url)
+
+        started = time.monotonic()
+        await session.wait_network_quiet(cap=5.0)
+        await session.wait_dom_quiet(cap=5.0)  # waits out short pending timers too
+        session.mark("quiet", started)
+        if options.expand:
+            started = time.monotonic()
+            session.timings.update(
+                {
+                    f"expanded_{k}": v
+                    for k, v in (await session.settle_action("expand")).items()
+                    if isinstance(v, int) and v
+                }
+            )
+            session.mark("expand", started)
+        if options.scroll:
+            await session.settle_action("eager")
+            await _scroll_through(session, options)
+            await session.wait_dom_quiet(cap=2.0)
+        if options.expand:  # content that arrived while scrolling may hold more to open
+            await session.settle_action("expand")
+        await _wait_images(session)
+
+        snap, settled_by = await _until_stable(session)
+        if snap is None:
+            raise BudgetExceededError(
+                f"no snapshot of {request.url} within the {options.budget:g} s budget"
+            )
+        if settled_by == "budget":
+            session.warnings.append(
+                f"partial: the page was still changing when the {options.budget:g} s budget ran out"
+            )
+
+        result = None
+        if options.readability_js:
+            result, problem = await _readability(session, snap["html"])
+            if problem:
+                session.warnings.append(problem)
+        if options.screenshot:
+            try:
+                await asyncio.wait_for(
+                    page.screenshot(path=options.screenshot, full_page=True),
+                    timeout=max(1.0, deadline.remaining() + 5),
+                )
+            except (TimeoutError, PlaywrightError) as exc:
+                session.warnings.append(f"screenshot failed: {type(exc).__name__}")
+        session.timings["total"] = round(time.monotonic() - session.started, 3)
+        return PageSnapshot(
+            html=snap["html"],
+            url=request.url,
+            final_url=page.url,
+            status=status,
+            readability=result,
+            timings=session.timings,
+            warnings=tuple(session.warnings),
+            settled_by=settled_by,
+        )
+    finally:
+        try:
+            await asyncio.wait_for(context.close(), timeout=5)
+        except (TimeoutError, PlaywrightError):
+            pass

@@ -1,0 +1,116 @@
+"""Mozilla's Readability.js, from node_modules (installed by ``npm ci``), run inside the page.
+
+It is evaluated as one function expression, never added as a <script> tag, so it works on pages
+with a Content-Security-Policy; contexts also have ``bypass_csp`` for our other scripts.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from extractor import FEED_MARK, VISIBLE_MARK, ReadabilityResult
+
+NODE_MODULES_ENV = "READERMODE_NODE_MODULES"
+PACKAGE = Path("@mozilla") / "readability"
+_RUNNER = Path(__file__).with_name("js") / "readability_run.js"
+
+CHAR_THRESHOLD = 0
+"""Readability.js's default of 500 characters rejects short but real articles; our cascade
+decides what is too short (DESIGN.md), so the in-page pass accepts anything."""
+
+
+class ReadabilityUnavailable(Exception):
+    """Readability.js is not installed (``npm ci`` was not run)."""
+
+
+def _candidate_dirs() -> list[Path]:
+    env = os.environ.get(NODE_MODULES_ENV)
+    dirs = [Path(env)] if env else []
+    here = Path(__file__).resolve().parent
+    dirs += [parent / "node_modules" for parent in (here, *here.parents)]
+    dirs += [parent / "node_modules" for parent in (Path.cwd(), *Path.cwd().parents)]
+    return dirs
+
+
+@cache
+def readability_expression() -> str:
+    """The function expression ``(options) => result`` to pass to ``page.evaluate``."""
+    for node_modules in _candidate_dirs():
+        package = node_modules / PACKAGE
+        library, readerable = package / "Readability.js", package / "Readability-readerable.js"
+        if library.is_file() and readerable.is_file():
+            return (
+                "(options) => {\n"
+                + library.read_text(encoding="utf-8")
+                + "\n"
+                + readerable.read_text(encoding="utf-8")
+                + "\nreturn ("
+                + _RUNNER.read_text(encoding="utf-8")
+                + ")(options, Readability, isProbablyReaderable);\n}"
+            )
+    raise ReadabilityUnavailable(
+        "Readability.js not found in node_modules (run ./scripts/setup, which runs npm ci)"
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReadabilityRun:
+    """One in-page run: the result (None when Readability.js found nothing) and its notes."""
+
+    result: ReadabilityResult | None
+    readerable: bool | None
+    error: str | None
+    removed_hidden: int
+    removed_comments: int
+    ms: float
+
+
+def run_options(
+    html: str | None,
+    *,
+    hidden_attribute: str,
+    filter_input: bool = True,
+    char_threshold: int = CHAR_THRESHOLD,
+    classes_to_preserve: list[str] | None = None,
+) -> dict[str, Any]:
+    return {
+        "html": html,
+        "hiddenAttribute": hidden_attribute,
+        "feedAttribute": FEED_MARK,
+        "visibleAttribute": VISIBLE_MARK,
+        "removeHidden": filter_input,
+        "removeComments": filter_input,
+        "charThreshold": char_threshold,
+        "classesToPreserve": classes_to_preserve,
+    }
+
+
+def parse_run(raw: dict[str, Any]) -> ReadabilityRun:
+    """Turn the in-page result object into typed Python."""
+    result = None
+    if raw.get("content") is not None:
+        result = ReadabilityResult(
+            content=raw.get("content"),
+            title=raw.get("title"),
+            byline=raw.get("byline"),
+            excerpt=raw.get("excerpt"),
+            site_name=raw.get("siteName"),
+            lang=raw.get("lang"),
+            dir=raw.get("dir"),
+            published_time=raw.get("publishedTime"),
+            text_content=raw.get("textContent"),
+            length=raw.get("length"),
+            readerable=raw.get("readerable"),
+        )
+    return ReadabilityRun(
+        result=result,
+        readerable=raw.get("readerable"),
+        error=raw.get("error"),
+        removed_hidden=int(raw.get("removedHidden") or 0),
+        removed_comments=int(raw.get("removedComments") or 0),
+        ms=float(raw.get("ms") or 0.0),
+    )

@@ -1,0 +1,68 @@
+// Init script (runs before any page script): counts DOM mutations so the renderer can tell
+// when the page has stopped changing, and remembers what IntersectionObservers watch so the
+// renderer can bring those targets into view.
+(() => {
+  if (window.__readermode) return;
+  // appends: container -> {count, lastStep}: which elements receive new children, and during
+  // which scroll step (state.step, advanced by settle.js), so an endless feed can be told
+  // apart from an article that finished loading.
+  const state = { mutations: 0, lastMutation: 0, observed: new Set(), appends: new Map(), step: 0 };
+  Object.defineProperty(window, "__readermode", { value: state, enumerable: false });
+
+  new MutationObserver((records) => {
+    state.mutations += records.length;
+    state.lastMutation = performance.now();
+    for (const record of records) {
+      if (record.type !== "childList" || !state.step) continue;
+      let added = 0;
+      for (const node of record.addedNodes) if (node.nodeType === 1) added++;
+      if (!added) continue;
+      const entry = state.appends.get(record.target) || { count: 0, lastStep: 0 };
+      entry.count += added;
+      entry.lastStep = state.step;
+      state.appends.set(record.target, entry);
+    }
+  }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+
+  // Short timers the page has pending (skeletons replaced "in 1.5 s", text inserted after a
+  // timeout): the renderer waits for them, bounded, before judging the page settled.
+  const pending = new Map();
+  const nativeSetTimeout = window.setTimeout;
+  const nativeClearTimeout = window.clearTimeout;
+  window.setTimeout = function (callback, delay, ...rest) {
+    const ms = Number(delay) || 0;
+    if (typeof callback !== "function" || ms < 50 || ms > 5000) {
+      return nativeSetTimeout.call(window, callback, delay, ...rest);
+    }
+    let id;
+    const wrapped = function () {
+      pending.delete(id);
+      return callback.apply(this, arguments);
+    };
+    id = nativeSetTimeout.call(window, wrapped, delay, ...rest);
+    pending.set(id, performance.now() + ms);
+    return id;
+  };
+  window.clearTimeout = function (id) {
+    pending.delete(id);
+    return nativeClearTimeout.call(window, id);
+  };
+  state.pendingTimers = () => {
+    const now = performance.now();
+    for (const [id, due] of pending) if (due < now - 1000) pending.delete(id);
+    return pending.size;
+  };
+
+  const Native = window.IntersectionObserver;
+  if (typeof Native === "function") {
+    const observe = Native.prototype.observe;
+    Native.prototype.observe = function (target) {
+      try {
+        if (target instanceof Element) state.observed.add(new WeakRef(target));
+      } catch (e) {
+        /* never break the page */
+      }
+      return observe.apply(this, arguments);
+    };
+  }
+})();

@@ -1,0 +1,154 @@
+// Page-side helpers of the settle loop, one function expression taking {action, ...}.
+// Every action is bounded and never throws into the page.
+(options) => {
+  const state = window.__readermode || { mutations: 0, lastMutation: 0, observed: new Set() };
+
+  const quiet = () => ({
+    mutations: state.mutations,
+    sinceMutation: state.lastMutation ? performance.now() - state.lastMutation : 1e9,
+    readyState: document.readyState,
+    timers: state.pendingTimers ? state.pendingTimers() : 0,
+  });
+
+  // Lift what keeps content from loading or rendering until it is near the viewport.
+  const eager = () => {
+    let changed = 0;
+    for (const el of document.querySelectorAll("img[loading=lazy], iframe[loading=lazy]")) {
+      el.loading = "eager";
+      changed++;
+    }
+    const style = document.createElement("style");
+    style.textContent = "*{content-visibility:visible !important}";
+    (document.head || document.documentElement).appendChild(style);
+    return { changed };
+  };
+
+  // Elements that scroll on their own and are big enough to hold the main content.
+  const scrollers = () => {
+    const found = [];
+    const minArea = window.innerWidth * window.innerHeight * 0.2;
+    for (const el of document.querySelectorAll("body *")) {
+      if (found.length >= 5) break;
+      if (el.scrollHeight <= el.clientHeight + 40) continue;
+      const style = getComputedStyle(el);
+      if (!/(auto|scroll|overlay)/.test(style.overflowY)) continue;
+      if (el.clientWidth * el.clientHeight < minArea) continue;
+      found.push(el);
+    }
+    return found;
+  };
+
+  // One scroll step of the window and of each inner scroller; reports whether all are at the end.
+  const step = () => {
+    state.step = (state.step || 0) + 1;
+    const targets = [document.scrollingElement || document.documentElement, ...scrollers()];
+    let moved = false;
+    for (const el of targets) {
+      const before = el.scrollTop;
+      const page = el === document.scrollingElement ? window.innerHeight : el.clientHeight;
+      el.scrollTop = before + Math.max(200, page * 0.8);
+      if (el.scrollTop > before) moved = true;
+    }
+    return { moved, height: (document.scrollingElement || document.documentElement).scrollHeight };
+  };
+
+  // Scroll the targets IntersectionObservers watch into view, so loaders that never see a
+  // scroll event (inner containers, sentinels) still fire.
+  const reveal = () => {
+    let revealed = 0;
+    for (const ref of Array.from(state.observed)) {
+      const el = ref.deref();
+      if (!el || !el.isConnected) {
+        state.observed.delete(ref);
+        continue;
+      }
+      try {
+        el.scrollIntoView({ block: "center" });
+        revealed++;
+      } catch (e) {}
+      if (revealed >= options.maxReveal) break;
+    }
+    return { revealed };
+  };
+
+  const top = () => {
+    for (const el of [document.scrollingElement, ...scrollers()]) if (el) el.scrollTop = 0;
+    return {};
+  };
+
+  const pendingImages = () => {
+    let pending = 0;
+    for (const img of document.images) if (!img.complete && img.src) pending++;
+    return { pending };
+  };
+
+  // Open what a reader can open: <details>, hidden=until-found, ARIA tab panels and
+  // accordions, and "read more" buttons that do not navigate away.
+  const expand = () => {
+    const counts = { details: 0, untilFound: 0, panels: 0, accordions: 0, readMore: 0 };
+    for (const el of document.querySelectorAll("details:not([open])")) {
+      el.open = true;
+      counts.details++;
+    }
+    for (const el of document.querySelectorAll("[hidden=until-found]")) {
+      el.removeAttribute("hidden");
+      counts.untilFound++;
+    }
+    for (const el of document.querySelectorAll("[role=tabpanel]")) {
+      if (el.hidden || el.getAttribute("aria-hidden") === "true" || getComputedStyle(el).display === "none") {
+        el.hidden = false;
+        el.removeAttribute("aria-hidden");
+        if (getComputedStyle(el).display === "none") el.style.setProperty("display", "block", "important");
+        counts.panels++;
+      }
+    }
+    for (const button of document.querySelectorAll("[aria-expanded=false][aria-controls]")) {
+      const target = document.getElementById(button.getAttribute("aria-controls"));
+      if (!target || button.closest("nav, header, footer, [role=navigation], [role=menu]")) continue;
+      target.hidden = false;
+      target.removeAttribute("aria-hidden");
+      if (getComputedStyle(target).display === "none") target.style.setProperty("display", "block", "important");
+      button.setAttribute("aria-expanded", "true");
+      counts.accordions++;
+    }
+    const readMore = /^\s*(read|show|see|view|continue|expand)\s+(more|all|full|the\s+(rest|full\s+\w+)|reading)\b/i;
+    for (const el of document.querySelectorAll("button, [role=button], a")) {
+      if (counts.readMore >= 5) break;
+      const text = (el.innerText || el.textContent || "").trim();
+      if (text.length > 40 || !readMore.test(text)) continue;
+      if (el.tagName === "A") {
+        const href = (el.getAttribute("href") || "").trim();
+        if (href && href !== "#" && !href.toLowerCase().startsWith("javascript:")) continue;
+      }
+      if (el.closest("nav, header, footer, [role=navigation]")) continue;
+      try {
+        el.click();
+        counts.readMore++;
+      } catch (e) {}
+    }
+    return counts;
+  };
+
+  // After scrolling hit its cap while the page still grew: the containers that kept receiving
+  // new children until the last steps are endless feeds. Mark them so neither Readability.js
+  // nor the extractor reads them as part of the article.
+  const markFeeds = () => {
+    let marked = 0;
+    const appends = state.appends || new Map();
+    for (const [el, entry] of appends) {
+      if (!el.isConnected || entry.count < options.minFeedItems) continue;
+      if (entry.lastStep < state.step - options.recentSteps) continue;
+      if (el === document.body || el === document.documentElement) continue;
+      el.setAttribute(options.feedAttribute, "");
+      marked++;
+    }
+    return { marked };
+  };
+
+  const actions = { quiet, eager, step, reveal, top, pendingImages, expand, markFeeds };
+  try {
+    return actions[options.action]();
+  } catch (e) {
+    return { error: String(e && e.message ? e.message : e) };
+  }
+}
