@@ -1,0 +1,98 @@
+"""The rendering options of the CLI, run as a process against the loopback SPA server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from renderer import AsyncRenderer
+from tests.browser.conftest import SPA
+
+pytestmark = pytest.mark.browser
+
+
+def readermode(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "renderer.cli", *args],
+        input=stdin,
+        stdin=None if stdin is not None else subprocess.DEVNULL,
+        capture_output=True,
+        timeout=120,
+    )
+
+
+def present(name: str) -> list[str]:
+    return json.loads((SPA / name / "case.json").read_text(encoding="utf-8"))["present"]
+
+
+def test_stdin_rendered_at_its_url(spa_server: str) -> None:
+    """--render serves stdin from memory at --url: the page's own app.js and data.json load."""
+    html = (SPA / "korean-spa" / "index.html").read_bytes()
+    result = readermode(
+        "-", "--render", "--url", f"{spa_server}korean-spa/index.html", "-f", "text", stdin=html
+    )
+    assert result.returncode == 0, result.stderr.decode()
+    assert present("korean-spa")[0] in result.stdout.decode("utf-8")
+
+
+def test_offline_refuses_everything_but_the_page(spa_server: str, tmp_path: Path) -> None:
+    """Offline, the json-render app cannot fetch its data: the article is not there."""
+    saved = tmp_path / "page.html"
+    saved.write_bytes((SPA / "timeout-text" / "index.html").read_bytes())
+    online = readermode(
+        str(saved), "--render", "--url", f"{spa_server}timeout-text/index.html", "-f", "text"
+    )
+    offline = readermode(
+        str(saved),
+        "--render",
+        "--offline",
+        "--url",
+        f"{spa_server}timeout-text/index.html",
+        "-f",
+        "text",
+    )
+    phrase = present("timeout-text")[0]
+    assert phrase in online.stdout.decode()
+    assert phrase not in offline.stdout.decode()
+
+
+def test_screenshot_and_saved_snapshot(spa_server: str, tmp_path: Path) -> None:
+    shot, saved = tmp_path / "page.png", tmp_path / "snapshot.html"
+    result = readermode(
+        f"{spa_server}shadow-closed/index.html",
+        "--screenshot",
+        str(shot),
+        "--save-html",
+        str(saved),
+    )
+    assert result.returncode == 0, result.stderr.decode()
+    assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 5_000
+    # The saved snapshot holds the closed shadow root's text, flattened.
+    assert present("shadow-closed")[-1] in saved.read_text(encoding="utf-8")
+
+
+def test_no_readability_js_uses_the_python_cascade(spa_server: str) -> None:
+    result = readermode(f"{spa_server}json-render/index.html", "--no-readability-js", "-f", "json")
+    data = json.loads(result.stdout)
+    assert data["stage"] in ("readability-lxml", "scorer")
+    assert present("json-render")[0] in data["text"]
+
+
+def test_async_renderer_captures_concurrently(spa_server: str) -> None:
+    names = ["timeout-text", "json-render", "shadow-open"]
+
+    async def capture_all() -> list[str]:
+        async with AsyncRenderer() as renderer:
+            results = await asyncio.gather(
+                *(renderer.capture(f"{spa_server}{n}/index.html") for n in names)
+            )
+        return [result.text for result in results]
+
+    texts = asyncio.run(capture_all())
+    for name, text in zip(names, texts, strict=True):
+        assert present(name)[0] in text, name
