@@ -107,6 +107,21 @@ def all_chromium() -> set[int]:
     return {pid for pid, name in names.items() if "chrom" in name.lower()}
 
 
+def chromium_tagged(tag: str) -> set[int]:
+    """Chromium processes whose environment carries READERMODE_TEST_TAG=tag (inherited from the
+    process a test started), wherever they were reparented to."""
+    marker = f"READERMODE_TEST_TAG={tag}".encode()
+    found = set()
+    for pid in all_chromium():
+        try:
+            environ = Path(f"/proc/{pid}/environ").read_bytes()
+        except OSError:
+            continue
+        if marker in environ.split(b"\0"):
+            found.add(pid)
+    return found
+
+
 def chromium_roots(pid: int) -> set[int]:
     """Browser main processes below ``pid``: Chromium processes whose parent is not Chromium."""
     _, names, parents = _process_table()

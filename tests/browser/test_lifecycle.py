@@ -9,13 +9,14 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
 
 import pytest
 
 from extractor import BudgetExceededError, FetchError, HTTPStatusError
 from renderer import Renderer, RenderOptions
-from tests.browser.conftest import all_chromium, chromium_descendants, chromium_roots
+from tests.browser.conftest import chromium_roots, chromium_tagged
 
 pytestmark = pytest.mark.browser
 
@@ -71,18 +72,21 @@ def server() -> Iterator[str]:
     httpd.server_close()
 
 
-def test_one_browser_many_pages_then_nothing_left(server: str) -> None:
+def test_one_browser_many_pages_then_nothing_left(
+    server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tag = uuid.uuid4().hex
+    monkeypatch.setenv("READERMODE_TEST_TAG", tag)  # inherited by the Chromium we start
     before = chromium_roots(os.getpid())
     with Renderer() as renderer:
         ours = chromium_roots(os.getpid()) - before
         assert len(ours) == 1, "one browser process for this renderer"
+        assert chromium_tagged(tag), "the tag finds our Chromium (so the CLI check below can fail)"
         for _ in range(3):
             assert "Plain story" in renderer.capture(f"{server}/story").text
         # Still the same browser after three pages: no relaunch per page.
         assert chromium_roots(os.getpid()) - before == ours
-    assert wait_until_gone(lambda: chromium_roots(os.getpid()) - before), (
-        "the renderer's browser outlived close()"
-    )
+    assert wait_until_gone(lambda: chromium_tagged(tag)), "the renderer's browser outlived close()"
 
 
 @pytest.mark.parametrize(
@@ -120,9 +124,10 @@ def test_frozen_main_thread_cannot_hold_the_capture(server: str, renderer: Rende
 
 
 def test_cli_renders_urls_by_default_and_leaves_no_browser(server: str) -> None:
-    before = all_chromium()
+    tag = uuid.uuid4().hex
     result = subprocess.run(
         [sys.executable, "-m", "renderer.cli", f"{server}/story", "-f", "json"],
+        env={**os.environ, "READERMODE_TEST_TAG": tag},
         capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -133,11 +138,8 @@ def test_cli_renders_urls_by_default_and_leaves_no_browser(server: str) -> None:
         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
     )  # fmt: skip
     assert json.loads(static.stdout)["stage"] == "readability-lxml"
-    # New Chromium processes that are not this test process's own (its shared renderer may
-    # start helper processes meanwhile) would be the CLI's, orphaned.
-    assert wait_until_gone(
-        lambda: all_chromium() - before - set(chromium_descendants(os.getpid()))
-    ), "the CLI left a Chromium running"
+    # The CLI's Chromium inherited the tag: once the CLI has exited, none may be left.
+    assert wait_until_gone(lambda: chromium_tagged(tag)), "the CLI left a Chromium running"
 
 
 def test_cli_render_errors_are_one_line(server: str) -> None:
