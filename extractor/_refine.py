@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import lxml.etree
 from lxml.html import HtmlElement
 
-from ._rules import EXCERPT_CHARS
+from ._rules import remove_and_record
 from ._scorer import block_features
 from ._text import words
 from ._types import TraceEntry
@@ -134,23 +134,9 @@ def refine(root: HtmlElement, context: RefineContext, enabled: frozenset[str]) -
     for refinement in REFINEMENTS:
         if refinement.name not in enabled:
             continue
-        chosen = refinement.select(root, context)
-        chosen_set = set(chosen)
-        excerpts = []
-        for el in chosen:
-            if any(ancestor in chosen_set for ancestor in el.iterancestors()):
-                continue
-            excerpts.append(" ".join(el.text_content().split())[:EXCERPT_CHARS])
-            el.drop_tree()
-        if excerpts:
-            trace.append(
-                TraceEntry(
-                    kind="post",
-                    name=refinement.name,
-                    outcome="removed",
-                    reason=refinement.description,
-                    count=len(excerpts),
-                    excerpt=next((e for e in excerpts if e), None),
-                )
-            )
+        entry = remove_and_record(
+            refinement.select(root, context), "post", refinement.name, refinement.description
+        )
+        if entry is not None:
+            trace.append(entry)
     return trace

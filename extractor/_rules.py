@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
-from ._types import TraceEntry
+from ._types import TraceEntry, TraceKind
 
 CHROME_MAX_SHARE = 0.5
 """Never drop a header/footer/nav holding at least half the page's text: then it is the page."""
@@ -163,21 +163,30 @@ def apply_rules(root: HtmlElement, enabled: frozenset[str]) -> list[TraceEntry]:
     """Remove every enabled family's elements from ``root`` (a copy the caller owns)."""
     trace: list[TraceEntry] = []
     for family in RULE_FAMILIES:
-        if family.name not in enabled:
-            continue
-        removed = _remove_outermost(list(family.select(root)))
-        if removed:
-            trace.append(
-                TraceEntry(
-                    kind="rule",
-                    name=family.name,
-                    outcome="removed",
-                    reason=family.description,
-                    count=len(removed),
-                    excerpt=_first_excerpt(removed),
-                )
+        if family.name in enabled:
+            entry = remove_and_record(
+                list(family.select(root)), "rule", family.name, family.description
             )
+            if entry is not None:
+                trace.append(entry)
     return trace
+
+
+def remove_and_record(
+    elements: list[HtmlElement], kind: TraceKind, name: str, reason: str
+) -> TraceEntry | None:
+    """Drop the outermost of ``elements``; a trace entry for them, or None if there were none."""
+    removed = _remove_outermost(elements)
+    if not removed:
+        return None
+    return TraceEntry(
+        kind=kind,
+        name=name,
+        outcome="removed",
+        reason=reason,
+        count=len(removed),
+        excerpt=_first_excerpt(removed),
+    )
 
 
 def _remove_outermost(elements: list[HtmlElement]) -> list[str]:
