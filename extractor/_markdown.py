@@ -13,11 +13,34 @@ line, so ``_unescape_mid_line`` takes those escapes back elsewhere (outside code
 from __future__ import annotations
 
 import re
+from html import escape as html_escape
 
 import html_to_markdown as h2m
+import lxml.html
+
+from ._parse import parse_fragment
 
 _BLANK_LINES = re.compile(r"\n{3,}")
 _BANG_BEFORE_LINK = re.compile(r"!<a(?=[\s>])")
+_BLOCK_TAGS = (
+    "p",
+    "div",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "ul",
+    "ol",
+    "table",
+    "figure",
+    "blockquote",
+    "pre",
+)
+_BLOCK_IN_LINK = re.compile(
+    r"<a[\s>][^<]*(?:<(?!/a>)[^<]*)*?<(?:" + "|".join(_BLOCK_TAGS) + r")[\s>]"
+)
 # Escapes that only matter where a line starts (list items, headings, setext underlines).
 _MID_LINE_ESCAPE = re.compile(r"\\([.\-+#=])|\\&(?![#\w]+;)|(?<!~)\\~(?!~)")
 _LINE_START = re.compile(r"^[ \t>]*(?:\d+\\\.|\\[-+#=])?")
@@ -41,6 +64,8 @@ def html_to_markdown(html: str) -> str:
         return ""
     # "Wow!" right before a link would read as image syntax ("![link](...)"): part them.
     html = _BANG_BEFORE_LINK.sub("! <a", html)
+    if _BLOCK_IN_LINK.search(html):
+        html = _blocks_in_links_on_their_own(html)
     markdown = h2m.convert(html, _OPTIONS).content or ""
     markdown = _unescape_mid_line(markdown)
     markdown = _TRAILING_SPACES.sub("\n", markdown)
@@ -72,3 +97,18 @@ def _unescape_mid_line(markdown: str) -> str:
 
 def _unescaped(match: re.Match[str]) -> str:
     return match.group(0)[1:]
+
+
+def _blocks_in_links_on_their_own(html: str) -> str:
+    """A link wrapping blocks (a card: <a><p><img>...</p></a>) is a block itself: set it on its
+    own line, or Markdown glues the text after it onto the link."""
+    root = parse_fragment(html)
+    for link in list(root.iter("a")):
+        if link.find(".//*") is None or not any(True for _ in link.iter(*_BLOCK_TAGS)):
+            continue
+        wrapper = lxml.html.Element("div")
+        link.addprevious(wrapper)
+        wrapper.tail, link.tail = link.tail, None
+        wrapper.append(link)
+    leading = html_escape(root.text or "", quote=False)
+    return leading + "".join(lxml.html.tostring(child, encoding="unicode") for child in root)

@@ -10,8 +10,9 @@ from lxml.html import HtmlElement
 
 from ._errors import EmptyInputError
 
-# libxml2 refuses these in text; browsers drop them too.
-_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# libxml2 refuses C0 controls in text; DEL and C1 controls are legal but never readable text
+# (they come from mojibake), so they go too.
+_CONTROL_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 # lxml refuses str input that carries an XML encoding declaration.
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 
@@ -21,14 +22,24 @@ _PARSER = lxml.html.HTMLParser(
 )
 
 
-def parse_html(text: str) -> HtmlElement:
-    """Parse HTML text into a new ``<html>`` element; fragments get ``<html><body>`` around."""
-    text = _XML_DECLARATION.sub("", text, count=1)
-    text = _XML_ILLEGAL.sub("", text)
+def clean_text(text: str) -> str:
+    """Text lxml accepts and a reader can read: no control characters, no lone surrogates."""
+    text = _CONTROL_CHARS.sub("", text)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates (from broken JSON or a fuzzer)
         text = text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+def parse_fragment(html: str) -> HtmlElement:
+    """Parse an HTML fragment (a stage's result) into a new ``<div>`` holding it."""
+    return lxml.html.fragment_fromstring(clean_text(html), create_parent="div")
+
+
+def parse_html(text: str) -> HtmlElement:
+    """Parse HTML text into a new ``<html>`` element; fragments get ``<html><body>`` around."""
+    text = clean_text(_XML_DECLARATION.sub("", text, count=1))
     if not text.strip():
         raise EmptyInputError("input is empty")
     try:

@@ -16,6 +16,7 @@ import lxml.etree
 import lxml.html
 from lxml.html import HtmlElement
 
+from ._parse import parse_fragment
 from ._sanitize import sanitize_html
 from ._text import BLOCK_TAGS, element_text
 
@@ -106,7 +107,7 @@ def html_to_text(html: str) -> str:
     """Plain text of an HTML fragment (used on sanitised HTML, so all outputs agree)."""
     if not html.strip():
         return ""
-    root = lxml.html.fragment_fromstring(html, create_parent="div")
+    root = parse_fragment(html)
     return element_text(root)
 
 

@@ -15,16 +15,13 @@ import lxml.html
 from readability import Document
 
 from ._cascade import Candidate, Skip, Stage, StageInput
+from ._parse import clean_text, parse_fragment
 from ._scorer import TooManyElements, best_block
 
 # readability-lxml logs a full traceback with log.exception on pages it cannot parse; we record
 # the failure in the trace instead, so keep Python's last-resort handler from printing it.
 logging.getLogger("readability").addHandler(logging.NullHandler())
 logging.getLogger("readability").propagate = False
-
-
-def _fragment(html: str) -> lxml.html.HtmlElement:
-    return lxml.html.fragment_fromstring(html, create_parent="div")
 
 
 class ReadabilityJsStage:
@@ -38,7 +35,7 @@ class ReadabilityJsStage:
             return Skip("snapshot carries no Readability.js result (static input or disabled)")
         if not result.content or not result.content.strip():
             return Skip("Readability.js returned no content")
-        content = _fragment(result.content)
+        content = parse_fragment(result.content)
         note = "Readability.js result from the page"
         if result.title and _restore_title(content, result.title):
             note += "; its title restored as the heading it removed"
@@ -53,12 +50,13 @@ for the whole scorer path) without reading huge pages any better, so the scorer 
 def _restore_title(content: lxml.html.HtmlElement, title: str) -> bool:
     """Put the headline back on top: Readability.js moves a heading that repeats the title into
     ``title`` (Reader View shows it above the text), but our outputs are the text alone."""
-    wanted = " ".join(title.split()).casefold()
+    title = " ".join(clean_text(title).split())
+    wanted = title.casefold()
     for heading in content.iter("h1", "h2"):
         if " ".join(heading.text_content().split()).casefold() == wanted:
             return False
     heading = lxml.html.Element("h1")
-    heading.text = " ".join(title.split())
+    heading.text = title
     content.insert(0, heading)
     return True
 
@@ -77,7 +75,7 @@ class ReadabilityLxmlStage:
         summary = Document(html).summary(html_partial=True)
         if not summary or not summary.strip():
             return Skip("readability-lxml returned nothing")
-        return Candidate(_fragment(summary), note="readability-lxml summary")
+        return Candidate(parse_fragment(summary), note="readability-lxml summary")
 
 
 class ScorerStage:
