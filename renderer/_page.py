@@ -32,6 +32,7 @@ from extractor import (
     NotHTMLError,
     PageSnapshot,
     ReadermodeError,
+    decode_html,
     extract,
 )
 
@@ -52,6 +53,12 @@ HIDDEN_ATTRIBUTE = HIDDEN_MARK
 FEED_ATTRIBUTE = FEED_MARK
 MAX_SNAPSHOT_ELEMENTS = 200_000
 POLL_S = 0.05
+READABILITY_RESERVE_S = 1.5
+"""The stability checks stop while this much is left for the Readability.js run."""
+SNAPSHOT_RESERVE_S = 3.0
+SNAPSHOT_RESERVE_SHARE = 0.25
+"""Kept back from settling for the snapshot and Readability.js (measured: 0.1-1 s each on the
+article benchmark; pages that spent the whole budget settling ended with no result at all)."""
 FEED_GROWTH_STEPS = 3
 """A page still taller than it was this many scroll steps ago, when scrolling hit its cap, is
 an endless feed ..."""
@@ -68,14 +75,20 @@ def _script(name: str) -> str:
 
 
 class Deadline:
-    """What is left of the capture's time budget."""
+    """What is left of the capture's time budget, and of the part of it for settling."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.end = time.monotonic() + seconds
+        # Waiting for the page to settle may not eat the time a snapshot (and Readability.js)
+        # needs: a slow page then ends with a partial result instead of none.
+        self.settle_end = self.end - max(SNAPSHOT_RESERVE_S, SNAPSHOT_RESERVE_SHARE * seconds)
 
     def remaining(self) -> float:
         return max(0.0, self.end - time.monotonic())
+
+    def settle_remaining(self) -> float:
+        return max(0.0, self.settle_end - time.monotonic())
 
     def expired(self) -> bool:
         return self.remaining() <= 0
@@ -87,7 +100,6 @@ class PageRequest:
 
     url: str
     body: bytes | None = None
-    content_type: str = "text/html"
 
 
 @dataclass
@@ -147,7 +159,7 @@ class _Session:
         return result or {}
 
     async def wait_network_quiet(self, cap: float) -> bool:
-        end = time.monotonic() + min(cap, self.deadline.remaining())
+        end = time.monotonic() + min(cap, self.deadline.settle_remaining())
         while time.monotonic() < end:
             if self.network.quiet_for() * 1000 >= NETWORK_QUIET_MS:
                 return True
@@ -155,7 +167,7 @@ class _Session:
         return False
 
     async def wait_dom_quiet(self, cap: float) -> bool:
-        end = time.monotonic() + min(cap, self.deadline.remaining())
+        end = time.monotonic() + min(cap, self.deadline.settle_remaining())
         while time.monotonic() < end:
             state = await self.settle_action("quiet")
             if (
@@ -179,14 +191,27 @@ def _navigation_error(url: str, exc: PlaywrightError) -> ReadermodeError:
 
 
 async def _route_from_memory(context: BrowserContext, request: PageRequest, offline: bool) -> None:
-    """Serve the page's own bytes at its URL; when offline, refuse every other request."""
+    """Serve the page's own bytes at its URL; when offline, refuse every other request.
+
+    The bytes are decoded the way the static path decodes them (BOM, <meta charset>,
+    charset-normalizer) and served as UTF-8 with that charset in the header: served without
+    one, Chromium guessed, and pages without <meta charset> came out garbled.
+    """
     page_url = urldefrag(request.url).url
+    body = request.body
+    if body is not None:
+        body = decode_html(body, max_bytes=max(len(body), 1)).text.encode("utf-8")
 
     async def handle(route: Route) -> None:
-        if urldefrag(route.request.url).url == page_url and request.body is not None:
+        target = route.request
+        if urldefrag(target.url).url == page_url and body is not None:
             await route.fulfill(
-                status=200, body=request.body, headers={"Content-Type": request.content_type}
+                status=200, body=body, headers={"Content-Type": "text/html; charset=utf-8"}
             )
+        elif offline and target.is_navigation_request() and target.frame.parent_frame is None:
+            # The page's script navigating away (a redirect, a consent bounce): stay on the
+            # page. A refused navigation would replace it with Chromium's error page.
+            await route.fulfill(status=204)
         elif offline:
             await route.abort("blockedbyclient")
         else:
@@ -234,7 +259,7 @@ async def _navigate(session: _Session, url: str) -> int | None:
 async def _scroll_through(session: _Session, options: RenderOptions) -> None:
     """Scroll window and inner scrollers in steps, then bring observed targets into view."""
     started = time.monotonic()
-    end = started + min(options.scroll_time, session.deadline.remaining() * 0.5)
+    end = started + min(options.scroll_time, session.deadline.settle_remaining() * 0.5)
     steps = 0
     heights: list[int] = []
     reached_end = False
@@ -274,7 +299,7 @@ async def _scroll_through(session: _Session, options: RenderOptions) -> None:
 
 async def _wait_images(session: _Session) -> None:
     started = time.monotonic()
-    end = started + min(IMAGE_WAIT_S, session.deadline.remaining() * 0.3)
+    end = started + min(IMAGE_WAIT_S, session.deadline.settle_remaining())
     while time.monotonic() < end:
         if not (await session.settle_action("pendingImages")).get("pending"):
             break
@@ -316,7 +341,7 @@ async def _until_stable(session: _Session) -> tuple[dict[str, Any] | None, str]:
             reason = "stable"
             break
         previous_text = text
-        if session.deadline.remaining() < STABILITY_INTERVAL_S + 0.5:
+        if session.deadline.remaining() < STABILITY_INTERVAL_S + READABILITY_RESERVE_S:
             break
         await asyncio.sleep(STABILITY_INTERVAL_S)
         await session.wait_dom_quiet(cap=2.0)
@@ -381,6 +406,8 @@ async def render_page(
         await _wait_images(session)
 
         snap, settled_by = await _until_stable(session)
+        if page.url.startswith("chrome-error:"):
+            raise NavigationError(f"{request.url} navigated to a page the browser could not load")
         if snap is None:
             raise BudgetExceededError(
                 f"no snapshot of {request.url} within the {options.budget:g} s budget"

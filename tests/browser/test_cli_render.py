@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from renderer import AsyncRenderer
+from renderer import AsyncRenderer, RenderOptions
 from tests.browser.conftest import SPA
 
 pytestmark = pytest.mark.browser
+
+OFFLINE = RenderOptions(offline=True, budget=15.0)
 
 
 def readermode(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -96,3 +98,33 @@ def test_async_renderer_captures_concurrently(spa_server: str) -> None:
     texts = asyncio.run(capture_all())
     for name, text in zip(names, texts, strict=True):
         assert present(name)[0] in text, name
+
+
+ARTICLE_WORDS = " ".join(
+    "Der Bürgermeister eröffnete die Brücke über den Fluss, während Passanten applaudierten.".split()
+)
+
+
+def test_served_bytes_keep_their_encoding(renderer, tmp_path: Path) -> None:  # noqa: ANN001
+    """A saved page in windows-1252 without <meta charset>: detected, not guessed by Chromium."""
+    page = f"<html><body><article><h1>Brücke</h1>{('<p>' + ARTICLE_WORDS + '</p>') * 5}</article></body></html>"
+    saved = tmp_path / "latin.html"
+    saved.write_bytes(page.encode("cp1252"))
+    extraction = renderer.capture(str(saved), url="http://saved.test/latin.html", options=OFFLINE)
+    assert "Bürgermeister eröffnete die Brücke" in extraction.text
+    assert "\ufffd" not in extraction.text and "Ã" not in extraction.text
+
+
+def test_offline_page_that_navigates_away_stays(renderer, tmp_path: Path) -> None:  # noqa: ANN001
+    """Offline, a script sending the page elsewhere must not leave us with an error page."""
+    page = (
+        "<html><body><article><h1>Stay here</h1>"
+        + ("<p>" + ARTICLE_WORDS + "</p>") * 5
+        + "</article><script>setTimeout(() => { location.href = 'http://elsewhere.test/consent'; }, 200);"
+        "</script></body></html>"
+    )
+    saved = tmp_path / "bounce.html"
+    saved.write_text(page, encoding="utf-8")
+    snapshot = renderer.render(str(saved), url="http://saved.test/bounce.html", options=OFFLINE)
+    assert snapshot.final_url == "http://saved.test/bounce.html"
+    assert "Bürgermeister" in snapshot.html
