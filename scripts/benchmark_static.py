@@ -16,6 +16,11 @@ pages and precision, recall and F1 come from the sums. An error counts as empty 
 cascade's F1 is more than 0.1 below readability-lxml's are listed at the end.
 
 Timings include decoding and parsing; the machine is shared and noisy, so medians are shown.
+
+Usage: benchmark_static.py [--repeat N] [--corpus DIR] [--limit N] [--out DIR] [--skip-corpus].
+``--skip-corpus`` runs part 1 only: ./scripts/benchmark does that, then runs
+scripts/benchmark_corpus.py, which scores readermode (static and rendered) against
+Readability.js, readability-lxml and trafilatura on the same corpus.
 """
 
 from __future__ import annotations
@@ -234,10 +239,12 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="benchmark dir")
     parser.add_argument("--limit", type=int, default=None, help="first N corpus pages by id")
     parser.add_argument("--out", type=Path, default=REPO / "benchmark-results", help="CSV dir")
+    parser.add_argument("--skip-corpus", action="store_true", help="synthetic part only")
     args = parser.parse_args()
     started = time.perf_counter()
     synthetic(max(1, args.repeat))
-    corpus(args.corpus, args.limit, args.out)
+    if not args.skip_corpus:
+        corpus(args.corpus, args.limit, args.out)
     print(f"\nTotal run time: {time.perf_counter() - started:.0f} s")
 
 
