@@ -6,6 +6,7 @@ import asyncio
 import json
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -95,7 +96,10 @@ def test_async_renderer_captures_concurrently(spa_server: str) -> None:
             )
         return [result.text for result in results]
 
-    texts = asyncio.run(capture_all())
+    # In a thread of its own: pytest-playwright's sync fixtures keep an event loop running in
+    # this one, and asyncio.run refuses to start inside it (as it would in Jupyter).
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        texts = pool.submit(asyncio.run, capture_all()).result(timeout=120)
     for name, text in zip(names, texts, strict=True):
         assert present(name)[0] in text, name
 
