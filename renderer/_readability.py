@@ -76,8 +76,10 @@ def run_options(
     filter_input: bool = True,
     char_threshold: int = CHAR_THRESHOLD,
     classes_to_preserve: list[str] | None = None,
+    drop_comments: bool = True,
 ) -> dict[str, Any]:
     return {
+        "dropComments": drop_comments,
         "html": html,
         "hiddenAttribute": hidden_attribute,
         "feedAttribute": FEED_MARK,

@@ -14,6 +14,14 @@
   } else {
     doc = new DOMParser().parseFromString(options.html, "text/html");
   }
+  // Firefox hands Readability.js a copy re-parsed by JSDOMParser, which drops comments; with
+  // them, "a<!-- -->b" inside a <div> is cut into separate paragraphs.
+  if (options.dropComments !== false) {
+    const walker = doc.createTreeWalker(doc, NodeFilter.SHOW_COMMENT);
+    const comments = [];
+    while (walker.nextNode()) comments.push(walker.currentNode);
+    for (const comment of comments) comment.remove();
+  }
   let removedHidden = 0;
   let removedComments = 0;
   if (options.removeHidden) {
