@@ -147,9 +147,14 @@ def chromium_descendants(pid: int) -> list[int]:
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """No Chromium may outlive the suite: every browser the tests started must be shut down."""
     leftover = chromium_descendants(os.getpid())
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.ensure_newline()
     if leftover:
-        session.config.pluginmanager.get_plugin("terminalreporter").write_line(
+        reporter.write_line(
             f"FAILED: {len(leftover)} Chromium process(es) left running after the suite: {leftover}",
             red=True,
         )
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    elif reporter is not None:
+        reporter.write_line("browser suite: no Chromium process left running")
