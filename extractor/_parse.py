@@ -34,7 +34,7 @@ def clean_text(text: str) -> str:
 
 def parse_fragment(html: str) -> HtmlElement:
     """Parse an HTML fragment (a stage's result) into a new ``<div>`` holding it."""
-    return lxml.html.fragment_fromstring(clean_text(html), create_parent="div")
+    return lxml.html.fragment_fromstring(clean_text(html), create_parent="div", parser=_PARSER)
 
 
 def parse_html(text: str) -> HtmlElement:

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import copy
 import logging
 
 import lxml.etree
@@ -16,6 +17,7 @@ from readability import Document
 
 from ._cascade import Candidate, Skip, Stage, StageInput
 from ._parse import clean_text, parse_fragment
+from ._scorer import MAX_ELEMENTS as SCORER_MAX_ELEMENTS
 from ._scorer import TooManyElements, best_block
 
 # readability-lxml logs a full traceback with log.exception on pages it cannot parse; we record
@@ -44,7 +46,8 @@ class ReadabilityJsStage:
 
 READABILITY_LXML_MAX_ELEMENTS = 20_000
 """Above this readability-lxml costs seconds (measured: 2.1 s at 50,000 elements, against 1.3 s
-for the whole scorer path) without reading huge pages any better, so the scorer takes them."""
+for the whole scorer path) without reading huge pages any better, so the scorer takes them, up
+to its own cap; beyond that readability-lxml runs after all (16 s at 100,000 elements)."""
 
 
 def _restore_title(content: lxml.html.HtmlElement, title: str) -> bool:
@@ -61,6 +64,17 @@ def _restore_title(content: lxml.html.HtmlElement, title: str) -> bool:
     return True
 
 
+class _TreeDocument(Document):
+    """readability-lxml's Document on our parsed tree, copied afresh for each of its passes.
+
+    Document mutates the tree it parses and parses again on its lenient retry; given our tree,
+    it skips a serialise-and-reparse and keeps what libxml2 drops past depth 255 without
+    ``huge_tree`` (its own parser has none)."""
+
+    def _parse(self, input: lxml.html.HtmlElement) -> lxml.html.HtmlElement:  # noqa: A002
+        return super()._parse(copy.deepcopy(input))
+
+
 class ReadabilityLxmlStage:
     """readability-lxml 0.9 on the pre-cleaned page."""
 
@@ -68,11 +82,10 @@ class ReadabilityLxmlStage:
 
     def __call__(self, page: StageInput) -> Candidate | Skip:
         elements = sum(1 for _ in page.document.iter())
-        if elements > READABILITY_LXML_MAX_ELEMENTS:
+        # Over the scorer's own cap nothing else would read the page: slow beats empty.
+        if READABILITY_LXML_MAX_ELEMENTS < elements <= SCORER_MAX_ELEMENTS:
             return Skip(f"page has {elements:,} elements (over {READABILITY_LXML_MAX_ELEMENTS:,})")
-        # Document mutates what it is given and re-parses on retry, so it gets a string.
-        html = lxml.html.tostring(page.document, encoding="unicode")
-        summary = Document(html).summary(html_partial=True)
+        summary = _TreeDocument(page.document).summary(html_partial=True)
         if not summary or not summary.strip():
             return Skip("readability-lxml returned nothing")
         return Candidate(parse_fragment(summary), note="readability-lxml summary")

@@ -50,6 +50,9 @@ class PageSnapshot:
     warnings: tuple[str, ...] = ()
     # What ended the renderer's wait: "stable" (two extractions agreed) or "budget".
     settled_by: str | None = None
+    # Readability.js run as Firefox Reader View runs it (``RenderOptions.reader_view``): on the
+    # live document, unfiltered. ``content`` is None when it found no article.
+    reader_view: ReadabilityResult | None = None
 
     @property
     def base_url(self) -> str | None:
@@ -67,6 +70,7 @@ class PageSnapshot:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PageSnapshot:
         readability = data.get("readability")
+        reader_view = data.get("reader_view")
         return cls(
             html=data["html"],
             url=data.get("url"),
@@ -76,6 +80,7 @@ class PageSnapshot:
             timings=dict(data.get("timings") or {}),
             warnings=tuple(data.get("warnings") or ()),
             settled_by=data.get("settled_by"),
+            reader_view=ReadabilityResult.from_dict(reader_view) if reader_view else None,
         )
 
     @classmethod

@@ -159,3 +159,18 @@ def test_snapshot_round_trips_through_json() -> None:
         warnings=("late content",),
     )
     assert PageSnapshot.from_json(snapshot.to_json()) == snapshot
+
+
+def test_pages_over_every_cap_still_give_content() -> None:
+    """Over the scorer's element cap, readability-lxml reads the page after all: slow beats empty."""
+    from extractor._scorer import MAX_ELEMENTS
+
+    blocks = "".join(
+        f"<div><span>word{i} and</span> <a href='/{i}'>link</a></div>"
+        for i in range(MAX_ELEMENTS // 3 + 10)
+    )
+    result = extract(
+        f"<html><body><article><p>A real paragraph, with words.</p>{blocks}</article></body></html>"
+    )
+    assert result.stage == "readability-lxml"
+    assert "A real paragraph" in result.text

@@ -122,3 +122,18 @@ def test_gives_up_over_the_element_cap() -> None:
 
 def test_empty_page_has_no_block() -> None:
     assert best_block(doc("<div><img src='a.png'></div>")) is None
+
+
+def test_deep_pages_are_read_whole() -> None:
+    """400 nested divs (libxml2 drops content past depth 255 without huge_tree). The scorer
+    alone: readability-lxml itself still loses the deepest paragraph (it re-parses inside)."""
+    from extractor import ExtractOptions, ScorerStage, extract
+
+    depth = 400
+    opened = "".join(
+        "<div>" + (f"<p>level {i} words here, and more.</p>" if i % 25 == 0 else "")
+        for i in range(depth)
+    )
+    page = f"<html><body>{opened}<p>deepest paragraph text.</p>{'</div>' * depth}</body></html>"
+    text = extract(page, options=ExtractOptions(stages=(ScorerStage(),))).text
+    assert "level 375 words" in text and "deepest paragraph text" in text
