@@ -31,12 +31,14 @@ from extractor import (
     NavigationError,
     NotHTMLError,
     PageSnapshot,
+    ReadabilityResult,
     ReadermodeError,
     decode_html,
     extract,
 )
 
 from ._browser import BrowserHandle
+from ._fidelity import reader_view_options
 from ._options import (
     DOM_QUIET_MS,
     IMAGE_WAIT_S,
@@ -82,7 +84,8 @@ class Deadline:
         self.end = time.monotonic() + seconds
         # Waiting for the page to settle may not eat the time a snapshot (and Readability.js)
         # needs: a slow page then ends with a partial result instead of none.
-        self.settle_end = self.end - max(SNAPSHOT_RESERVE_S, SNAPSHOT_RESERVE_SHARE * seconds)
+        reserve = min(max(SNAPSHOT_RESERVE_S, SNAPSHOT_RESERVE_SHARE * seconds), seconds / 2)
+        self.settle_end = self.end - reserve
 
     def remaining(self) -> float:
         return max(0.0, self.end - time.monotonic())
@@ -224,13 +227,23 @@ async def _route_from_memory(context: BrowserContext, request: PageRequest, offl
 async def _navigate(session: _Session, url: str) -> int | None:
     started = time.monotonic()
     try:
+        # "commit": the server answered. A page that then never reaches DOMContentLoaded
+        # (a script that never returns) is read as far as it got, not lost.
         response = await session.page.goto(
-            url, wait_until="domcontentloaded", timeout=session.deadline.remaining() * 1000
+            url, wait_until="commit", timeout=max(1.0, session.deadline.settle_remaining() * 1000)
         )
     except PlaywrightTimeoutError as exc:
         raise BudgetExceededError(
-            f"{url} did not load within the {session.deadline.seconds:g} s budget"
+            f"{url} did not answer within the {session.deadline.seconds:g} s budget"
         ) from exc
+    except PlaywrightError as exc:
+        raise _navigation_error(url, exc) from exc
+    try:
+        await session.page.wait_for_load_state(
+            "domcontentloaded", timeout=max(1.0, session.deadline.settle_remaining() * 1000)
+        )
+    except PlaywrightTimeoutError:
+        session.warnings.append("partial: the page did not finish loading (no DOMContentLoaded)")
     except PlaywrightError as exc:
         raise _navigation_error(url, exc) from exc
     session.mark("navigate", started)
@@ -369,6 +382,31 @@ async def _readability(session: _Session, html: str) -> tuple[Any, str | None]:
     return run.result, None
 
 
+async def _reader_view(session: _Session) -> tuple[ReadabilityResult | None, str | None]:
+    """Readability.js as Firefox Reader View runs it: a clone of the live document, no
+    filtering of ours, ``charThreshold`` 500. Like the screenshot, it may run a little past the
+    budget (it is an extra the caller asked for). A run that found no article still gives its
+    ``readerable`` verdict, as a result whose ``content`` is None."""
+    try:
+        expression = readability_expression()
+    except ReadabilityUnavailable as exc:
+        return None, f"Reader View: {exc}"
+    started = time.monotonic()
+    try:
+        raw = await asyncio.wait_for(
+            session.page.evaluate(expression, reader_view_options()),
+            timeout=min(20.0, session.deadline.remaining() + 5),
+        )
+    except (TimeoutError, PlaywrightError) as exc:
+        return None, f"Reader View did not finish: {type(exc).__name__}"
+    session.mark("reader_view", started)
+    run = parse_run(raw or {})
+    result = run.result or ReadabilityResult(content=None, readerable=run.readerable)
+    if run.error:
+        return result, f"Reader View failed: {run.error}"
+    return result, None
+
+
 async def render_page(
     handle: BrowserHandle, request: PageRequest, options: RenderOptions
 ) -> PageSnapshot:
@@ -422,6 +460,11 @@ async def render_page(
             result, problem = await _readability(session, snap["html"])
             if problem:
                 session.warnings.append(problem)
+        reader_view = None
+        if options.reader_view:
+            reader_view, problem = await _reader_view(session)
+            if problem:
+                session.warnings.append(problem)
         if options.screenshot:
             try:
                 await asyncio.wait_for(
@@ -440,6 +483,7 @@ async def render_page(
             timings=session.timings,
             warnings=tuple(session.warnings),
             settled_by=settled_by,
+            reader_view=reader_view,
         )
     finally:
         try:
