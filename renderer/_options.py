@@ -43,5 +43,8 @@ class RenderOptions:
     scroll: bool = True
     offline: bool = False
     screenshot: str | None = None
+    reader_view: bool = False
+    """Also run Readability.js as Firefox Reader View does (on a clone of the live document,
+    unfiltered, ``charThreshold`` 500) and keep it as ``PageSnapshot.reader_view``."""
     max_scroll_steps: int = MAX_SCROLL_STEPS
     scroll_time: float = SCROLL_TIME_S

@@ -3,26 +3,32 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import traceback
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from extractor import (
     ALL_RULES,
     DEFAULT_MAX_BYTES,
     STAGES_BY_NAME,
+    EmptyInputError,
     Extraction,
     ExtractOptions,
+    InputNotFoundError,
     PageSnapshot,
     ReadermodeError,
     extract,
 )
 
 from ._api import Renderer
+from ._compare import PageComparison, PageFailure, compare_page_sync
 from ._fetch import DEFAULT_TIMEOUT_S
 from ._options import RenderOptions
+from ._report import html_report, text_overview, text_summary
 from ._static import is_url, static_snapshot
 
 FORMATS = ("markdown", "text", "html", "json")
@@ -38,7 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit codes: 0 ok, 2 usage, 3-8 bad input, 9-14 fetch/render, 15 no content, "
         "70 internal error (see README).",
     )
-    parser.add_argument("target", help="URL, path to an HTML file (.gz too), or - for stdin")
+    parser.add_argument(
+        "target",
+        nargs="*",
+        metavar="TARGET",
+        help="URL, path to an HTML file (.gz too), or - for stdin; several only with --compare",
+    )
     parser.add_argument("-f", "--format", choices=FORMATS, default="markdown")
     parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     mode = parser.add_mutually_exclusive_group()
@@ -96,7 +107,59 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="RULE",
         help=f"switch off a removal family ({', '.join(sorted(ALL_RULES))}); repeatable",
     )
+    qa = parser.add_argument_group("Reader View QA")
+    qa.add_argument(
+        "--compare",
+        action="store_true",
+        help="compare with Firefox Reader View on the same render: both results, the stage that "
+        "won and why, isProbablyReaderable, word precision/recall/F1 (-f json: as JSON)",
+    )
+    qa.add_argument(
+        "--report",
+        metavar="FILE.html",
+        help="write a self-contained side-by-side HTML report (implies --compare); with several "
+        "targets one summary report with an F1 histogram",
+    )
+    qa.add_argument(
+        "-i",
+        "--input-list",
+        metavar="FILE",
+        help="with --compare: read more targets from FILE, one URL per line (- for stdin)",
+    )
     return parser
+
+
+def check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Usage errors argparse cannot see (exit 2). One TARGET stays a string in ``args.target``;
+    with --compare every target is in ``args.targets``."""
+    args.compare = args.compare or args.report is not None
+    targets = list(args.target)
+    if not args.compare:
+        if args.input_list:
+            parser.error("-i/--input-list needs --compare (or --report)")
+        if not targets:
+            parser.error("the following arguments are required: target")
+        if len(targets) > 1:
+            parser.error(
+                f"{len(targets)} targets given, but only --compare (or --report) takes several; "
+                "give one TARGET"
+            )
+        args.target = targets[0]
+        return
+    if not targets and not args.input_list:
+        parser.error("the following arguments are required: TARGET (or -i FILE)")
+    if args.no_render:
+        parser.error("--compare runs Reader View in the browser: it does not go with --no-render")
+    several = len(targets) > 1 or args.input_list is not None
+    if several:
+        for flag, value in (
+            ("--url", args.url),
+            ("--screenshot", args.screenshot),
+            ("--save-html", args.save_html),
+        ):
+            if value:
+                parser.error(f"{flag} takes a single TARGET, not a list")
+    args.targets = targets
 
 
 def _positive_float(value: str) -> float:
@@ -153,7 +216,93 @@ def render_snapshot(args: argparse.Namespace) -> PageSnapshot:
         return renderer.render(args.target, url=args.url, max_bytes=args.max_bytes)
 
 
+def read_target_list(path: str) -> list[str]:
+    """Targets from a list file: one per line; blank lines and # comments are skipped."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise InputNotFoundError(f"{path}: no such list file") from exc
+    except (IsADirectoryError, UnicodeDecodeError) as exc:
+        raise InputNotFoundError(f"{path}: not a readable text file") from exc
+    lines = (line.strip() for line in text.splitlines())
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def compare_output(entries: list[PageComparison | PageFailure], args: argparse.Namespace) -> str:
+    """The comparison on stdout: JSON with -f json, else the text summary."""
+    if args.format == "json":
+        if len(entries) == 1:
+            data: dict[str, object] = {"comparison": entries[0].to_dict()}
+        else:
+            data = {"comparisons": [entry.to_dict() for entry in entries]}
+        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    parts = [text_summary(e) for e in entries if isinstance(e, PageComparison)]
+    if len(entries) > 1:
+        parts.append(text_overview(entries))
+    if args.report:
+        parts.append(f"report: {args.report}\n")
+    return "\n".join(parts)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    """--compare/--report: every target rendered once in one browser, Reader View against
+    readermode. With several targets a page that cannot be rendered becomes a failed row (its
+    error on stderr) and the exit code is the first such error's; the outputs are written."""
+    targets = list(args.targets)
+    if args.input_list:
+        targets += read_target_list(args.input_list)
+    if not targets:
+        raise EmptyInputError(f"{args.input_list}: the list holds no targets")
+    options = RenderOptions(
+        budget=args.timeout,
+        browser=args.browser,
+        readability_js=not args.no_readability_js,
+        offline=args.offline,
+        screenshot=args.screenshot,
+        reader_view=True,
+    )
+    extract_options = ExtractOptions(
+        max_bytes=args.max_bytes,
+        rules=ALL_RULES - frozenset(args.keep),
+        stages=args.stages,
+    )
+    entries: list[PageComparison | PageFailure] = []
+    exit_code = 0
+    with Renderer(options) as renderer:
+        for target in targets:
+            try:
+                comparison = compare_page_sync(
+                    renderer,
+                    target,
+                    url=args.url,
+                    extract_options=extract_options,
+                    screenshot=bool(args.report),
+                )
+            except ReadermodeError as exc:
+                if len(targets) == 1:
+                    raise
+                print(f"readermode: {target}: {exc}", file=sys.stderr)
+                entries.append(PageFailure(target=target, error=str(exc), exit_code=exc.exit_code))
+                exit_code = exit_code or exc.exit_code
+                continue
+            # Only --save-html (one target) needs the snapshot: a long list must not keep them.
+            entries.append(comparison if len(targets) == 1 else replace(comparison, snapshot=None))
+    if args.save_html and isinstance(entries[0], PageComparison) and entries[0].snapshot:
+        Path(args.save_html).write_text(entries[0].snapshot.html, encoding="utf-8")
+    if args.report:
+        Path(args.report).write_text(html_report(entries), encoding="utf-8")
+    text = compare_output(entries, args)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    return exit_code
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.compare:
+        return run_compare(args)
     options = ExtractOptions(
         max_bytes=args.max_bytes,
         rules=ALL_RULES - frozenset(args.keep),
@@ -179,7 +328,9 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console command; returns the exit code."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_intermixed_args(argv)
+    check_args(parser, args)
     try:
         return run(args)
     except ReadermodeError as exc:
