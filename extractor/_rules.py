@@ -176,30 +176,25 @@ def remove_and_record(
     elements: list[HtmlElement], kind: TraceKind, name: str, reason: str
 ) -> TraceEntry | None:
     """Drop the outermost of ``elements``; a trace entry for them, or None if there were none."""
-    removed = _remove_outermost(elements)
-    if not removed:
+    count, excerpt = _remove_outermost(elements)
+    if not count:
         return None
     return TraceEntry(
-        kind=kind,
-        name=name,
-        outcome="removed",
-        reason=reason,
-        count=len(removed),
-        excerpt=_first_excerpt(removed),
+        kind=kind, name=name, outcome="removed", reason=reason, count=count, excerpt=excerpt
     )
 
 
-def _remove_outermost(elements: list[HtmlElement]) -> list[str]:
-    """Drop each element not already inside a dropped one; return their text excerpts."""
+def _remove_outermost(elements: list[HtmlElement]) -> tuple[int, str | None]:
+    """Drop each element not already inside a dropped one; return how many, and the text
+    excerpt of the first one that had text (only that one is read: text_content of every
+    removed subtree cost a fifth of the rules' time)."""
     chosen = set(elements)
-    excerpts: list[str] = []
+    count, excerpt = 0, None
     for el in elements:
         if any(ancestor in chosen for ancestor in el.iterancestors()):
             continue
-        excerpts.append(" ".join(el.text_content().split())[:EXCERPT_CHARS])
+        if excerpt is None:
+            excerpt = " ".join(el.text_content().split())[:EXCERPT_CHARS] or None
         el.drop_tree()
-    return excerpts
-
-
-def _first_excerpt(excerpts: list[str]) -> str | None:
-    return next((text for text in excerpts if text), None)
+        count += 1
+    return count, excerpt
