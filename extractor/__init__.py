@@ -1,7 +1,8 @@
 """readermode's extractor: pure Python on lxml, no browser.
 
 Public surface: ``extract`` and ``snapshot_from_bytes``, the shared types, the options, the
-cascade's stages and the error tree. Everything else lives in private modules.
+cascade's stages, the error tree, and the HTML/text helpers the renderer's reports share.
+Everything else lives in private modules.
 """
 
 from ._api import Source, extract, snapshot_from_bytes
@@ -26,6 +27,8 @@ from ._errors import (
 )
 from ._markdown import html_to_markdown
 from ._options import ALL_RULES, ExtractOptions
+from ._parse import inner_html, parse_fragment
+from ._postprocess import html_to_text
 from ._refine import REFINEMENTS
 from ._rules import FEED_MARK, HIDDEN_MARK, RULE_FAMILIES, VISIBLE_MARK
 from ._sanitize import sanitize_html
@@ -35,12 +38,19 @@ from ._stages import (
     ReadabilityJsStage,
     ReadabilityLxmlStage,
     ScorerStage,
+    restore_title,
 )
-from ._text import count_words, words
+from ._text import BLOCK_TAGS, count_words, element_text, words
 from ._types import Extraction, Metadata, PageSnapshot, ReadabilityResult, TraceEntry
 
 __all__ = [
     "ALL_RULES",
+    "BLOCK_TAGS",
+    "element_text",
+    "html_to_text",
+    "inner_html",
+    "parse_fragment",
+    "restore_title",
     "FEED_MARK",
     "HIDDEN_MARK",
     "VISIBLE_MARK",

@@ -13,12 +13,11 @@ line, so ``_unescape_mid_line`` takes those escapes back elsewhere (outside code
 from __future__ import annotations
 
 import re
-from html import escape as html_escape
 
 import html_to_markdown as h2m
 import lxml.html
 
-from ._parse import parse_fragment
+from ._parse import inner_html, parse_fragment
 
 _BLANK_LINES = re.compile(r"\n{3,}")
 _BANG_BEFORE_LINK = re.compile(r"!<a(?=[\s>])")
@@ -104,11 +103,10 @@ def _blocks_in_links_on_their_own(html: str) -> str:
     own line, or Markdown glues the text after it onto the link."""
     root = parse_fragment(html)
     for link in list(root.iter("a")):
-        if link.find(".//*") is None or not any(True for _ in link.iter(*_BLOCK_TAGS)):
+        if not any(True for _ in link.iter(*_BLOCK_TAGS)):
             continue
         wrapper = lxml.html.Element("div")
         link.addprevious(wrapper)
         wrapper.tail, link.tail = link.tail, None
         wrapper.append(link)
-    leading = html_escape(root.text or "", quote=False)
-    return leading + "".join(lxml.html.tostring(child, encoding="unicode") for child in root)
+    return inner_html(root)

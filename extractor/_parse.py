@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import escape as html_escape
 
 import lxml.etree
 import lxml.html
@@ -35,6 +36,12 @@ def clean_text(text: str) -> str:
 def parse_fragment(html: str) -> HtmlElement:
     """Parse an HTML fragment (a stage's result) into a new ``<div>`` holding it."""
     return lxml.html.fragment_fromstring(clean_text(html), create_parent="div", parser=_PARSER)
+
+
+def inner_html(element: HtmlElement) -> str:
+    """The HTML inside ``element`` (its text and children), the inverse of ``parse_fragment``."""
+    leading = html_escape(element.text or "", quote=False)
+    return leading + "".join(lxml.html.tostring(child, encoding="unicode") for child in element)
 
 
 def parse_html(text: str) -> HtmlElement:

@@ -39,7 +39,7 @@ class ReadabilityJsStage:
             return Skip("Readability.js returned no content")
         content = parse_fragment(result.content)
         note = "Readability.js result from the page"
-        if result.title and _restore_title(content, result.title):
+        if result.title and restore_title(content, result.title):
             note += "; its title restored as the heading it removed"
         return Candidate(content, note=note)
 
@@ -50,7 +50,7 @@ for the whole scorer path) without reading huge pages any better, so the scorer 
 to its own cap; beyond that readability-lxml runs after all (16 s at 100,000 elements)."""
 
 
-def _restore_title(content: lxml.html.HtmlElement, title: str) -> bool:
+def restore_title(content: lxml.html.HtmlElement, title: str) -> bool:
     """Put the headline back on top: Readability.js moves a heading that repeats the title into
     ``title`` (Reader View shows it above the text), but our outputs are the text alone."""
     title = " ".join(clean_text(title).split())

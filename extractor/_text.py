@@ -96,7 +96,7 @@ class _Blocks:
 
 def element_text(root: HtmlElement) -> str:
     """Plain text of clean HTML: blocks separated by blank lines, list items by newlines,
-    table cells by tabs, <pre> kept verbatim."""
+    table cells by spaces, <pre> kept verbatim."""
     acc = _Blocks()
     _walk(root, acc)
     acc.flush(False)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import html
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,11 +28,13 @@ from extractor import (
     ReadabilityResult,
     TraceEntry,
     extract,
+    html_to_text,
+    inner_html,
+    parse_fragment,
+    restore_title,
     sanitize_html,
     word_score,
 )
-from extractor._parse import parse_fragment
-from extractor._postprocess import html_to_text
 
 from ._options import RenderOptions
 
@@ -145,17 +146,12 @@ class PageFailure:
 
 
 def _shown_html(result: ReadabilityResult) -> str:
-    """Reader View's article as shown: the title as a heading above the content, unless the
-    content already holds it as an h1/h2; sanitised."""
-    content = sanitize_html(result.content or "").strip()
-    title = " ".join((result.title or "").split())
-    if not title:
-        return content
-    if content:
-        for heading in parse_fragment(content).iter("h1", "h2"):
-            if " ".join(heading.text_content().split()).casefold() == title.casefold():
-                return content
-    return sanitize_html(f"<h1>{html.escape(title)}</h1>{content}").strip()
+    """Reader View's article as shown: the title as a heading above the content (the rule our
+    readability-js stage uses, ``restore_title``), sanitised."""
+    content = parse_fragment(result.content or "")
+    if result.title:
+        restore_title(content, result.title)
+    return sanitize_html(inner_html(content)).strip()
 
 
 def reader_view_side(result: ReadabilityResult | None) -> ReaderViewSide:

@@ -29,9 +29,7 @@ from urllib.parse import urlsplit
 import lxml.html
 from lxml.html import HtmlElement
 
-from extractor import sanitize_html
-from extractor._parse import parse_fragment
-from extractor._text import BLOCK_TAGS, element_text
+from extractor import BLOCK_TAGS, element_text, parse_fragment, sanitize_html
 
 from ._compare import PNG_SIGNATURE, PageComparison, PageFailure
 
