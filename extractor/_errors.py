@@ -16,8 +16,12 @@ line on stderr and its own exit code (``exit_code``), so scripts can tell them a
     │   ├── HTTPStatusError              (11) the server answered 4xx/5xx
     │   ├── BudgetExceededError          (12) the time budget was spent
     │   ├── BrowserMissingError          (13) no Chromium executable found
-    │   └── NavigationError              (14) the browser could not load the page
+    │   ├── NavigationError              (14) the browser could not load the page
+    │   ├── BlockedAddressError          (16) a private/loopback/link-local/metadata address
+    │   │                                     or file: URL refused by the network guard
+    │   └── LimitExceededError           (17) a named cap (DOM size, elements, redirects) hit
     └── NoContentError                   (15) every stage of the cascade came back empty
+        └── ContentTooShortError         (18) content found, but shorter than --min-length
 
 Exit code 2 is left to argparse (usage errors) and 70 to unexpected internal errors.
 """
@@ -120,3 +124,32 @@ class NoContentError(ReadermodeError):
     """Every stage of the cascade came back empty: the page has nothing to read."""
 
     exit_code = 15
+
+
+class BlockedAddressError(RenderError):
+    """The network guard refused a target: private, loopback, link-local or metadata address
+    (checked after DNS resolution and after every redirect), or a file: URL."""
+
+    exit_code = 16
+
+
+class LimitExceededError(RenderError):
+    """A named cap was hit. ``option`` names the setting that raises it."""
+
+    exit_code = 17
+
+    def __init__(self, option: str, limit: int | float, detail: str) -> None:
+        self.option = option
+        self.limit = limit
+        super().__init__(f"{detail}: over {option}={limit:,}")
+
+
+class ContentTooShortError(NoContentError):
+    """The cascade found content, but fewer words than the requested minimum."""
+
+    exit_code = 18
+
+    def __init__(self, words: int, minimum: int) -> None:
+        self.words = words
+        self.minimum = minimum
+        super().__init__(f"content too short: {words} words, below --min-length {minimum}")
