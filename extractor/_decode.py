@@ -2,9 +2,15 @@
 
 Order of evidence, strongest first (as browsers do): byte order mark, the charset the transport
 declared (HTTP Content-Type), ``<meta charset>`` / ``http-equiv`` in the first bytes, strict UTF-8,
-then charset-normalizer's statistical guess. A declaration that fails to decode strictly is
-treated as a lie and the next piece of evidence is tried, so conflicting declarations still give
-clean text.
+then charset-normalizer's statistical guess. Unlike a browser, a declaration is checked before
+it is believed, so conflicting declarations still give clean text:
+
+- one that fails to decode strictly is a lie, and the next piece of evidence is tried;
+- bytes that are valid UTF-8 and not plain ASCII are UTF-8 whatever a legacy label says (text in
+  a legacy encoding is almost never valid UTF-8 by accident; servers defaulting to
+  ``charset=ISO-8859-1`` for UTF-8 pages are common);
+- a legacy declaration whose text reads as mojibake (charset-normalizer's mess detector) is held
+  back: strict UTF-8 and the detector's guess are tried, and the least messy text wins.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import zlib
 from dataclasses import dataclass
 
 import charset_normalizer
+from charset_normalizer.md import mess_ratio
 
 from ._errors import EmptyInputError, InputTooLargeError, NotHTMLError, UndecodableInputError
 
@@ -63,12 +70,27 @@ _WHATWG_ALIASES = {
     "sjis": "cp932",
     "x-sjis": "cp932",
     "windows-31j": "cp932",
-    "gb2312": "gbk",
-    "gb_2312-80": "gbk",
-    "x-gbk": "gbk",
+    # WHATWG decodes every GBK label with the GB18030 decoder (a superset: 4-byte sequences).
+    "gbk": "gb18030",
+    "gb2312": "gb18030",
+    "gb_2312": "gb18030",
+    "gb_2312-80": "gb18030",
+    "csgb2312": "gb18030",
+    "iso-ir-58": "gb18030",
+    "chinese": "gb18030",
+    "x-gbk": "gb18030",
     "tis-620": "cp874",
     "iso-8859-9": "cp1254",
 }
+
+MESS_THRESHOLD = 0.2
+"""charset-normalizer's own default cut-off: real text scores about 0, mojibake well above."""
+
+MESS_SAMPLE_CHARS = 20_000
+"""Enough words to judge an encoding; bounds the (pure Python) mess detector's time."""
+
+# Linear on any input (no lazy scan to a closing tag that may never come).
+_MARKUP = re.compile(r"<[^<>]*>|&#?\w+;")
 
 _META_CHARSET = re.compile(
     rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9._:\-]+)""", re.IGNORECASE
@@ -148,28 +170,63 @@ def decode_html(
         if data.startswith(bom):
             return DecodedText(data[len(bom) :].decode(encoding, "replace"), encoding, "bom")
 
-    attempts = [
-        (normalize_encoding(declared_encoding), "transport"),
-        (normalize_encoding(_meta_charset(data)), "meta"),
-        ("utf-8", "utf-8"),
+    declared = [
+        (encoding, evidence)
+        for encoding, evidence in (
+            (normalize_encoding(declared_encoding), "transport"),
+            (normalize_encoding(_meta_charset(data)), "meta"),
+        )
+        if encoding is not None
     ]
-    for encoding, evidence in attempts:
-        if encoding is None:
+    utf8 = _strict(data, "utf-8")
+    held_back: list[DecodedText] = []  # declarations that decode, but to mojibake
+    for encoding, evidence in declared:
+        if encoding == "utf-8":
+            if utf8 is not None:
+                return DecodedText(utf8, encoding, evidence)
             continue
-        try:
-            return DecodedText(data.decode(encoding), encoding, evidence)
-        except UnicodeDecodeError:
+        if utf8 is not None and not data.isascii():
+            break  # valid UTF-8 beyond ASCII: every legacy label is a lie
+        text = _strict(data, encoding)
+        if text is None:
             continue
+        if not _is_mojibake(text):
+            return DecodedText(text, encoding, evidence)
+        held_back.append(DecodedText(text, encoding, evidence))
+    if utf8 is not None:
+        return DecodedText(utf8, "utf-8", "utf-8")
 
     best = charset_normalizer.from_bytes(data).best()
     if best is not None and best.encoding:
-        return DecodedText(str(best), best.encoding, "charset-normalizer")
+        held_back.append(DecodedText(str(best), best.encoding, "charset-normalizer"))
+    if held_back:
+        # Detector first on ties: a held-back declaration only wins by being less messy.
+        return min(reversed(held_back), key=lambda decoded: _mess(decoded.text))
 
-    # Some declared encoding was given but the bytes have a few bad sequences: keep the text.
-    for encoding, evidence in attempts[:2]:
-        if encoding is not None:
-            return DecodedText(data.decode(encoding, "replace"), encoding, evidence + "+replace")
+    if declared:  # the bytes have a few bad sequences for the declared encoding: keep the text
+        encoding, evidence = declared[0]
+        return DecodedText(data.decode(encoding, "replace"), encoding, evidence + "+replace")
     raise UndecodableInputError("no text encoding decodes this input; is it really HTML?")
+
+
+def _strict(data: bytes, encoding: str) -> str | None:
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        return None
+
+
+def _mess(html: str) -> float:
+    """charset-normalizer's mess ratio of the page's non-ASCII words (markup and ASCII-only
+    words removed, so a little mojibake in a long English page is not diluted)."""
+    visible = _MARKUP.sub(" ", html[: MESS_SAMPLE_CHARS * 5])
+    sample = " ".join(word for word in visible.split() if not word.isascii())
+    sample = sample[:MESS_SAMPLE_CHARS]
+    return mess_ratio(sample, maximum_threshold=1.0) if sample else 0.0
+
+
+def _is_mojibake(html: str) -> bool:
+    return _mess(html) >= MESS_THRESHOLD
 
 
 def _meta_charset(data: bytes) -> str | None:

@@ -121,7 +121,8 @@ def test_refusals(data: bytes, error: type[Exception]) -> None:
     [
         ("EUC-KR", "cp949"),
         ("Shift_JIS", "cp932"),
-        ("gb2312", "gbk"),
+        ("gb2312", "gb18030"),
+        ("GBK", "gb18030"),
         ("iso-8859-1", "cp1252"),
         ("utf-16", "utf-8"),
         ("UTF-8", "utf-8"),
