@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import gzip
+import time
 
 import pytest
 
@@ -132,3 +133,68 @@ def test_refusals(data: bytes, error: type[Exception]) -> None:
 )
 def test_normalize_encoding(label: str | None, codec: str | None) -> None:
     assert normalize_encoding(label) == codec
+
+
+@pytest.mark.parametrize("label", ["windows-1252", "iso-8859-1", "Shift_JIS", "EUC-KR"])
+@pytest.mark.parametrize("where", ["meta", "transport"])
+def test_valid_utf8_beats_a_legacy_label(label: str, where: str) -> None:
+    """Servers default to charset=ISO-8859-1 for UTF-8 pages; legacy text is almost never
+    valid UTF-8 by accident."""
+    head = f'<meta charset="{label}">' if where == "meta" else ""
+    data = page(FRENCH + " " + KOREAN, head).encode("utf-8")
+    decoded = decode_html(data, declared_encoding=label if where == "transport" else None)
+    assert FRENCH in decoded.text and KOREAN in decoded.text
+    assert decoded.encoding == "utf-8"
+
+
+def test_ascii_keeps_its_legacy_label() -> None:
+    decoded = decode_html(page("plain words", '<meta charset="windows-1252">').encode())
+    assert decoded.evidence == "meta"
+
+
+@pytest.mark.parametrize(
+    ("text", "codec", "lie"),
+    [(KOREAN * 3, "euc-kr", "windows-1252"), (CHINESE * 3, "gbk", "iso-8859-1")],
+)
+def test_a_legacy_label_that_reads_as_mojibake_is_held_back(
+    text: str, codec: str, lie: str
+) -> None:
+    """Every byte decodes as windows-1252, so only the text shows the lie."""
+    data = page(text, f'<meta charset="{lie}">').encode(codec)
+    decoded = decode_html(data)
+    assert text in decoded.text
+    assert decoded.evidence == "charset-normalizer"
+    # The header outranks the <meta>, but is held back the same way when it lies.
+    decoded = decode_html(
+        page(text, f'<meta charset="{codec}">').encode(codec), declared_encoding=lie
+    )
+    assert text in decoded.text
+    assert decoded.evidence == "meta"
+
+
+def test_true_legacy_text_keeps_its_label() -> None:
+    """Accented Latin text is not mojibake: the declaration is believed."""
+    data = page(FRENCH * 3 + " “quoted” — 2,40 € œuvre…", '<meta charset="windows-1252">')
+    decoded = decode_html(data.encode("cp1252"))
+    assert decoded.evidence == "meta"
+    assert "“quoted” — 2,40 € œuvre…" in decoded.text
+
+
+def test_gb2312_label_reads_gb18030_characters() -> None:
+    """WHATWG decodes gb2312/GBK with the GB18030 decoder: 䶮, € and emoji survive."""
+    text = CHINESE + "刘䶮 €3 🍵"
+    decoded = decode_html(page(text, '<meta charset="gb2312">').encode("gb18030"))
+    assert text in decoded.text
+    assert decoded.evidence == "meta"
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    ["<" * 200_000, "&" + "a" * 400_000, "é" + "x" * 400_000, "<script" * 50_000, "<!--" * 50_000],
+)
+def test_mess_check_is_linear(hostile: str) -> None:
+    """The mojibake check runs on page text: no input makes it quadratic."""
+    data = ('<meta charset="windows-1252">' + hostile).encode("cp1252")
+    started = time.monotonic()
+    decode_html(data)
+    assert time.monotonic() - started < 3.0
