@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import socket
 import ssl
 import time
@@ -9,14 +10,20 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from email.message import Message
+from functools import partial
+from typing import Any
+from urllib.parse import urljoin
 
 from extractor import (
+    BlockedAddressError,
     BudgetExceededError,
     FetchError,
     HTTPStatusError,
     InputTooLargeError,
     NotHTMLError,
 )
+
+from ._netguard import AddressGuard
 
 DEFAULT_TIMEOUT_S = 15.0
 MAX_REDIRECTS = 5
@@ -41,12 +48,100 @@ class FetchedPage:
 
 
 class _CappedRedirects(urllib.request.HTTPRedirectHandler):
-    max_redirections = MAX_REDIRECTS
     max_repeats = 2
 
+    def __init__(self, max_redirects: int, guard: AddressGuard | None) -> None:
+        super().__init__()
+        self.max_redirections = max_redirects
+        self.guard = guard
 
-def _opener() -> urllib.request.OpenerDirector:
-    return urllib.request.build_opener(_CappedRedirects())
+    def http_error_302(self, req, fp, code, msg, headers):  # type: ignore[no-untyped-def]
+        location = headers.get("location") or headers.get("uri")
+        if self.guard is not None and location:
+            # urllib itself would follow a redirect to ftp:; the hop's address is vetted when
+            # its connection opens.
+            try:
+                self.guard.refuse_scheme(urljoin(req.full_url, location))
+            except BlockedAddressError:
+                fp.close()
+                raise
+        return super().http_error_302(req, fp, code, msg, headers)
+
+    http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+        if self.max_redirections <= 0:  # urllib counts only from the second hop on
+            raise urllib.error.HTTPError(req.full_url, code, "redirects are off", headers, fp)
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+class _VettedConnectionMixin:
+    """Connects to an address the guard vetted, resolved once: a second lookup by the socket
+    layer could answer differently (DNS rebinding). Host header, TLS SNI and certificate
+    check still use the host name, since ``self.host`` is untouched."""
+
+    def __init__(self, *args: Any, guard: AddressGuard, url: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._guard = guard
+        self._url = url
+        self._create_connection = self._connect_vetted
+
+    def _connect_vetted(
+        self, address: tuple[str, int], timeout: Any, source_address: Any = None
+    ) -> socket.socket:
+        host, port = address
+        last_error: OSError | None = None
+        for ip in self._guard.vet_host(self._url, host):
+            try:
+                return socket.create_connection((ip, port), timeout, source_address)
+            except OSError as exc:
+                last_error = exc
+        raise last_error or OSError(f"no address to connect to for {host}")
+
+
+class _VettedHTTPConnection(_VettedConnectionMixin, http.client.HTTPConnection):
+    pass
+
+
+class _VettedHTTPSConnection(_VettedConnectionMixin, http.client.HTTPSConnection):
+    pass
+
+
+class _GuardedHandlerMixin:
+    """Every connection, the first and each redirect hop's, goes through the guard."""
+
+    guard: AddressGuard
+    _VETTED = {
+        http.client.HTTPConnection: _VettedHTTPConnection,
+        http.client.HTTPSConnection: _VettedHTTPSConnection,
+    }
+
+    def do_open(self, http_class, req, **kwargs):  # type: ignore[no-untyped-def]
+        if req.has_proxy() or req._tunnel_host:
+            # Through a proxy it is the proxy that resolves and connects: vet what it will find.
+            self.guard.check_url(req.full_url)
+            return super().do_open(http_class, req, **kwargs)  # type: ignore[misc]
+        vetted = partial(self._VETTED[http_class], guard=self.guard, url=req.full_url)
+        return super().do_open(vetted, req, **kwargs)  # type: ignore[misc]
+
+
+class _GuardedHTTPHandler(_GuardedHandlerMixin, urllib.request.HTTPHandler):
+    def __init__(self, guard: AddressGuard) -> None:
+        super().__init__()
+        self.guard = guard
+
+
+class _GuardedHTTPSHandler(_GuardedHandlerMixin, urllib.request.HTTPSHandler):
+    def __init__(self, guard: AddressGuard) -> None:
+        super().__init__()
+        self.guard = guard
+
+
+def _opener(max_redirects: int, guard: AddressGuard | None) -> urllib.request.OpenerDirector:
+    handlers: list[urllib.request.BaseHandler] = [_CappedRedirects(max_redirects, guard)]
+    if guard is not None:
+        handlers += [_GuardedHTTPHandler(guard), _GuardedHTTPSHandler(guard)]
+    return urllib.request.build_opener(*handlers)
 
 
 def fetch_url(
@@ -54,8 +149,17 @@ def fetch_url(
     *,
     timeout: float = DEFAULT_TIMEOUT_S,
     max_bytes: int = 5_000_000,
+    max_redirects: int = MAX_REDIRECTS,
+    guard: AddressGuard | None = None,
 ) -> FetchedPage:
-    """GET ``url`` and return its bytes; one time budget covers connect, redirects and body."""
+    """GET ``url`` and return its bytes; one time budget covers connect, redirects and body.
+
+    With a ``guard`` (the private-network guard), ``url`` and every redirect hop must be http(s)
+    and resolve only to public addresses, and the connection goes to the address vetted:
+    BlockedAddressError otherwise, before any byte is sent there.
+    """
+    if guard is not None:
+        guard.refuse_scheme(url)
     deadline = time.monotonic() + timeout
     request = urllib.request.Request(
         url,
@@ -66,10 +170,10 @@ def fetch_url(
         },
     )
     try:
-        response = _opener().open(request, timeout=timeout)
+        response = _opener(max_redirects, guard).open(request, timeout=timeout)
     except urllib.error.HTTPError as exc:
         if exc.code in (301, 302, 303, 307, 308):
-            raise FetchError(f"too many redirects (over {MAX_REDIRECTS}) from {url}") from None
+            raise FetchError(f"too many redirects (over {max_redirects}) from {url}") from None
         raise HTTPStatusError(exc.code, url, str(exc.reason or "")) from None
     except TimeoutError as exc:
         raise BudgetExceededError(f"no answer from {url} within {timeout:g} s") from exc

@@ -15,7 +15,8 @@ from extractor import (
     snapshot_from_bytes,
 )
 
-from ._fetch import DEFAULT_TIMEOUT_S, fetch_url
+from ._fetch import DEFAULT_TIMEOUT_S, MAX_REDIRECTS, fetch_url
+from ._netguard import AddressGuard
 
 STDIN_TARGET = "-"
 
@@ -63,14 +64,29 @@ def static_snapshot(
     url: str | None = None,
     timeout: float = DEFAULT_TIMEOUT_S,
     max_bytes: int = 5_000_000,
+    max_redirects: int = MAX_REDIRECTS,
+    guard: AddressGuard | None = None,
 ) -> PageSnapshot:
     """A snapshot of ``target`` without running any of its scripts.
 
     ``target`` is an http(s) URL, a path (or file: URL) or ``-`` for stdin; ``url`` is the
     address a file or stdin was saved from, so its relative links resolve.
+
+    With a ``guard`` (private networks blocked), a URL and its redirects must lead to public
+    addresses, and a ``file:`` URL is refused: a service that forwards its users' URLs must not
+    read its own disk. A plain path and ``-`` stay allowed: they are not URLs but the caller's
+    own input (the CLI's files), so a service must hand over URLs only.
     """
+    if guard is not None and urlsplit(target).scheme.lower() == "file":
+        guard.refuse_scheme(target)
     if is_url(target):
-        page = fetch_url(target, timeout=timeout, max_bytes=max_bytes)
+        page = fetch_url(
+            target,
+            timeout=timeout,
+            max_bytes=max_bytes,
+            max_redirects=max_redirects,
+            guard=guard,
+        )
         return snapshot_from_bytes(
             page.body,
             url=page.final_url,
