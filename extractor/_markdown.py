@@ -8,6 +8,9 @@ lists, links, images, tables and fenced code with their language.
 "[x](javascript:...)" or "<script>" stays text). It also escapes every ".", "-", "+", "#", "="
 in prose ("Python 3\\.11", "rate\\-limited"), which only mean something at the start of a
 line, so ``_unescape_mid_line`` takes those escapes back elsewhere (outside code).
+
+Our clean-ups after the converter (unescaping, trailing spaces, runs of blank lines) never touch
+the lines of a fenced code block: code keeps its blank lines and indentation byte for byte.
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ import lxml.html
 
 from ._parse import inner_html, parse_fragment
 
-_BLANK_LINES = re.compile(r"\n{3,}")
 _BANG_BEFORE_LINK = re.compile(r"!<a(?=[\s>])")
 _BLOCK_TAGS = (
     "p",
@@ -43,14 +45,20 @@ _BLOCK_IN_LINK = re.compile(
 # Escapes that only matter where a line starts (list items, headings, setext underlines).
 _MID_LINE_ESCAPE = re.compile(r"\\([.\-+#=])|\\&(?![#\w]+;)|(?<!~)\\~(?!~)")
 _LINE_START = re.compile(r"^[ \t>]*(?:\d+\\\.|\\[-+#=])?")
-_FENCE = re.compile(r"^[ \t>]*(```|~~~)")
+# A fence line, after any blockquote markers: its run of backticks or tildes, then the rest.
+_FENCE = re.compile(r"^[ \t>]*?(`{3,}|~{3,})(.*)$")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)*?\1")
-_TRAILING_SPACES = re.compile(r"[ \t]+\n")
+# The converter writes a caption as *...*: emphasis inside it would nest the same delimiter.
+_EMPHASIS_IN_CAPTION = re.compile(
+    r"<(?:fig)?caption[\s>](?:(?!</(?:fig)?caption>).)*?<(?:em|i)[\s>]", re.DOTALL
+)
 
 _OPTIONS = h2m.ConversionOptions(
     heading_style="atx",
     bullets="-",
     code_block_style="backticks",
+    # "\\" at the end of a line: a <br> stays a hard break (trailing spaces are stripped).
+    newline_style="backslash",
     escape_misc=True,
     autolinks=False,
     extract_metadata=False,
@@ -63,44 +71,78 @@ def html_to_markdown(html: str) -> str:
         return ""
     # "Wow!" right before a link would read as image syntax ("![link](...)"): part them.
     html = _BANG_BEFORE_LINK.sub("! <a", html)
-    if _BLOCK_IN_LINK.search(html):
-        html = _blocks_in_links_on_their_own(html)
+    if _BLOCK_IN_LINK.search(html) or _EMPHASIS_IN_CAPTION.search(html):
+        html = _restructured(html)
     markdown = h2m.convert(html, _OPTIONS).content or ""
-    markdown = _unescape_mid_line(markdown)
-    markdown = _TRAILING_SPACES.sub("\n", markdown)
-    markdown = _BLANK_LINES.sub("\n\n", markdown).strip()
-    return markdown + "\n" if markdown else ""
+    return _tidy(markdown.split("\n"))
 
 
-def _unescape_mid_line(markdown: str) -> str:
-    """Drop escapes of characters that are inert after the start of a line, outside code."""
-    lines = markdown.split("\n")
-    in_fence = False
-    for index, line in enumerate(lines):
-        if _FENCE.match(line):
-            in_fence = not in_fence
-            continue
-        if in_fence:
-            continue
-        start = _LINE_START.match(line).end()
-        head, rest = line[:start], line[start:]
-        pieces, last = [], 0
-        for span in _CODE_SPAN.finditer(rest):
-            pieces.append(_MID_LINE_ESCAPE.sub(_unescaped, rest[last : span.start()]))
-            pieces.append(span.group(0))
-            last = span.end()
-        pieces.append(_MID_LINE_ESCAPE.sub(_unescaped, rest[last:]))
-        lines[index] = head + "".join(pieces)
-    return "\n".join(lines)
+def _tidy(lines: list[str]) -> str:
+    """Unescape mid-line characters, strip trailing spaces, squeeze blank lines and set quotes
+    apart, all outside fenced code; drop blank lines at both ends."""
+    out: list[str] = []
+    for line, in_code in zip(lines, _code_mask(lines), strict=True):
+        if not in_code:
+            line = _unescape_mid_line(line).rstrip(" \t")
+            if not line and (not out or not out[-1]):
+                continue
+            if line.startswith(">") and out and out[-1] and not out[-1].startswith(">"):
+                out.append("")  # the converter glues a quote to the block before it
+        out.append(line)
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(out) + "\n" if out else ""
+
+
+def _code_mask(lines: list[str]) -> list[bool]:
+    """For each line, whether it is the inside of a fenced code block (CommonMark's rule: the
+    closing fence is the same character, at least as long, with nothing after it)."""
+    mask: list[bool] = []
+    opening: str | None = None
+    for line in lines:
+        fence = _FENCE.match(line)
+        if opening is None:
+            mask.append(False)
+            if fence and not (fence.group(1)[0] == "`" and "`" in fence.group(2)):
+                opening = fence.group(1)
+        elif (
+            fence
+            and fence.group(1)[0] == opening[0]
+            and len(fence.group(1)) >= len(opening)
+            and not fence.group(2).strip()
+        ):
+            mask.append(False)
+            opening = None
+        else:
+            mask.append(True)
+    return mask
+
+
+def _unescape_mid_line(line: str) -> str:
+    """Drop escapes of characters that are inert after the start of a line (not in code)."""
+    start = _LINE_START.match(line).end()
+    head, rest = line[:start], line[start:]
+    pieces, last = [], 0
+    for span in _CODE_SPAN.finditer(rest):
+        pieces.append(_MID_LINE_ESCAPE.sub(_unescaped, rest[last : span.start()]))
+        pieces.append(span.group(0))
+        last = span.end()
+    pieces.append(_MID_LINE_ESCAPE.sub(_unescaped, rest[last:]))
+    return head + "".join(pieces)
 
 
 def _unescaped(match: re.Match[str]) -> str:
     return match.group(0)[1:]
 
 
-def _blocks_in_links_on_their_own(html: str) -> str:
-    """A link wrapping blocks (a card: <a><p><img>...</p></a>) is a block itself: set it on its
-    own line, or Markdown glues the text after it onto the link."""
+def _restructured(html: str) -> str:
+    """Two shapes the converter gets wrong, rebuilt before it runs:
+
+    - a link wrapping blocks (a card: <a><p><img>...</p></a>) is a block itself: it goes on its
+      own line, or Markdown glues the text after it onto the link;
+    - emphasis inside a caption is unwrapped: the caption is already set in *...*, and nesting
+      the same delimiter ("*Caption *here**") garbles both.
+    """
     root = parse_fragment(html)
     for link in list(root.iter("a")):
         if not any(True for _ in link.iter(*_BLOCK_TAGS)):
@@ -109,4 +151,7 @@ def _blocks_in_links_on_their_own(html: str) -> str:
         link.addprevious(wrapper)
         wrapper.tail, link.tail = link.tail, None
         wrapper.append(link)
+    for caption in root.iter("figcaption", "caption"):
+        for emphasis in list(caption.iter("em", "i")):
+            emphasis.drop_tag()
     return inner_html(root)

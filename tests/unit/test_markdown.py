@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import pytest
 
 from extractor import html_to_markdown
@@ -59,3 +61,38 @@ def test_escapes_only_where_they_matter(html: str, expected_line: str) -> None:
 def test_code_blocks_are_verbatim() -> None:
     markdown = html_to_markdown("<pre>x\\.y = [1] &lt;tag&gt;\n  - item</pre>")
     assert "x\\.y = [1] <tag>\n  - item" in markdown
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "def f():\n\n\n    return 1",  # two blank lines: Python separates functions with them
+        "line with trailing spaces   \n\tindented with a tab",
+        "```\nx\\.y inside an inner fence\n```",  # fenced with four backticks then
+    ],
+)
+def test_code_keeps_blank_lines_and_spaces(code: str) -> None:
+    markdown = html_to_markdown(f"<p>Before.</p><pre><code>{html.escape(code)}</code></pre>")
+    assert f"\n{code}\n" in markdown
+
+
+def test_cleanups_stop_at_the_closing_fence() -> None:
+    markdown = html_to_markdown("<pre><code>x</code></pre><p>a<br><br><br>b 3.5</p><p>c</p>")
+    assert "3.5" in markdown  # unescaped again after the fence closed
+
+
+def test_line_breaks_stay_hard_breaks() -> None:
+    assert "One\\\nTwo" in html_to_markdown("<p>One<br>Two</p>")
+
+
+def test_quote_is_set_apart_from_the_block_before() -> None:
+    lines = html_to_markdown("<h4>Said</h4><blockquote><p>Quoted.</p></blockquote>").splitlines()
+    assert lines == ["#### Said", "", "> Quoted."]
+
+
+def test_emphasis_inside_a_caption_does_not_nest() -> None:
+    markdown = html_to_markdown(
+        "<figure><img src='https://a.test/i.png' alt='A'>"
+        "<figcaption>Hooks, <em>screwed in</em></figcaption></figure>"
+    )
+    assert "*Hooks, screwed in*" in markdown
