@@ -8,16 +8,21 @@ import lxml.html
 from lxml.html import HtmlElement
 
 from ._cascade import StageInput, run_cascade
+from ._codelang import restore_code_languages
+from ._comments import read_comments, rules_before_comments
 from ._decode import check_size, decode_html
+from ._errors import ContentTooShortError
+from ._filters import filter_content
 from ._markdown import html_to_markdown
 from ._metadata import read_metadata
 from ._options import ExtractOptions
 from ._parse import parse_html
-from ._postprocess import resolve_base_url
+from ._postprocess import CleanContent, html_to_text, resolve_base_url
 from ._refine import RefineContext, article_boundary
 from ._rules import apply_rules
 from ._stages import DEFAULT_STAGES
-from ._types import Extraction, PageSnapshot
+from ._text import count_words
+from ._types import Comments, Extraction, PageSnapshot, TraceEntry
 
 Source = PageSnapshot | bytes | str | HtmlElement
 
@@ -72,7 +77,15 @@ def extract(
     base_url = resolve_base_url(document, snapshot.base_url)
 
     cleaned = copy.deepcopy(document)  # metadata and base were read from the untouched parse
-    trace = apply_rules(cleaned, options.rules)
+    trace: list[TraceEntry] = []
+    comments: Comments | None = None
+    rules = options.rules
+    if options.include_comments:
+        section_trace, section = read_comments(cleaned, rules=rules, base_url=base_url)
+        trace.extend(section_trace)
+        rules = rules_before_comments(rules)[1]
+        comments = _comments_output(section, options) if section is not None else None
+    trace.extend(apply_rules(cleaned, rules))
     stages = options.stages if options.stages is not None else DEFAULT_STAGES
     page = StageInput(
         snapshot=snapshot,
@@ -83,13 +96,35 @@ def extract(
     )
     result = run_cascade(page, stages, min_words=options.min_words)
 
+    html = restore_code_languages(result.content.html, document)
+    text = result.content.text
+    if not (options.links and options.tables and options.images):
+        html = filter_content(
+            html, links=options.links, tables=options.tables, images=options.images
+        )
+        text = html_to_text(html)
+    if options.min_length:
+        found = count_words(text)
+        if found < options.min_length:
+            raise ContentTooShortError(found, options.min_length)
+
     return Extraction(
         url=snapshot.final_url or snapshot.url,
         metadata=metadata,
-        html=result.content.html,
-        text=result.content.text,
-        markdown=html_to_markdown(result.content.html),
+        html=html,
+        text=text,
+        markdown=html_to_markdown(html),
         stage=result.stage,
         trace=(*trace, *result.trace),
         warnings=snapshot.warnings,
+        comments=comments,
     )
+
+
+def _comments_output(section: CleanContent, options: ExtractOptions) -> Comments:
+    """The comment section with the same content options as the main content."""
+    html = filter_content(
+        section.html, links=options.links, tables=options.tables, images=options.images
+    )
+    text = section.text if html is section.html else html_to_text(html)
+    return Comments(html=html, text=text, markdown=html_to_markdown(html))

@@ -21,9 +21,29 @@ MIN_WORDS = 2
 
 @dataclass(frozen=True, kw_only=True)
 class ExtractOptions:
-    """How to extract. ``stages=None`` means the default cascade (see ``DEFAULT_STAGES``)."""
+    """How to extract. ``stages=None`` means the default cascade (see ``DEFAULT_STAGES``).
+
+    Content options (the CLI's --no-links, --no-tables, --no-images, --include-comments,
+    --min-length) apply to every output form alike:
+
+    - ``links=False``: link text is kept, link targets are dropped.
+    - ``tables=False`` / ``images=False``: tables / images are removed.
+    - ``include_comments=True``: the page's comment section is read into
+      ``Extraction.comments``; the main content never holds it (the ``comments`` rule then
+      runs even if ``rules`` leaves it out).
+    - ``min_length=N``: a result of fewer than N words raises ``ContentTooShortError``.
+    """
 
     max_bytes: int = DEFAULT_MAX_BYTES
     rules: frozenset[str] = field(default=ALL_RULES)
     stages: tuple[Stage, ...] | None = None
     min_words: int = MIN_WORDS
+    links: bool = True
+    tables: bool = True
+    images: bool = True
+    include_comments: bool = False
+    min_length: int = 0
+
+    def __post_init__(self) -> None:
+        if self.min_length < 0:
+            raise ValueError(f"min_length must be 0 or more, not {self.min_length}")

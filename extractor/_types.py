@@ -129,6 +129,8 @@ class Extraction:
     stage: str
     trace: tuple[TraceEntry, ...]
     warnings: tuple[str, ...] = ()
+    # Only when asked for (ExtractOptions.include_comments) and the page has a comment section.
+    comments: Comments | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON output's fields, in a stable order."""
@@ -141,7 +143,16 @@ class Extraction:
             "stage": self.stage,
             "trace": [entry.to_dict() for entry in self.trace],
             "warnings": list(self.warnings),
-        }
+        } | ({"comments": asdict(self.comments)} if self.comments is not None else {})
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Comments:
+    """The page's comment section, apart from the main content (``include_comments``)."""
+
+    html: str
+    text: str
+    markdown: str
