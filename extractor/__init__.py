@@ -28,6 +28,17 @@ from ._errors import (
     RenderError,
     UndecodableInputError,
 )
+from ._formats import (
+    CSV_COLUMNS,
+    Failure,
+    csv_header,
+    csv_line,
+    error_status,
+    to_csv_row,
+    to_jsonl_line,
+    to_xml,
+    to_xml_batch,
+)
 from ._markdown import html_to_markdown
 from ._options import ALL_RULES, ExtractOptions
 from ._parse import inner_html, parse_fragment
@@ -44,9 +55,26 @@ from ._stages import (
     restore_title,
 )
 from ._text import BLOCK_TAGS, count_words, element_text, words
-from ._types import Extraction, Metadata, PageSnapshot, ReadabilityResult, TraceEntry
+from ._types import (
+    Comments,
+    Extraction,
+    Metadata,
+    PageSnapshot,
+    ReadabilityResult,
+    TraceEntry,
+)
 
 __all__ = [
+    "CSV_COLUMNS",
+    "Comments",
+    "Failure",
+    "csv_header",
+    "csv_line",
+    "error_status",
+    "to_csv_row",
+    "to_jsonl_line",
+    "to_xml",
+    "to_xml_batch",
     "ALL_RULES",
     "BLOCK_TAGS",
     "element_text",

@@ -97,15 +97,23 @@ class _Blocks:
 def element_text(root: HtmlElement) -> str:
     """Plain text of clean HTML: blocks separated by blank lines, list items by newlines,
     table cells by spaces, <pre> kept verbatim."""
+    blocks = text_blocks(root)
+    return "\n\n".join(blocks) + "\n" if blocks else ""
+
+
+def text_blocks(root: HtmlElement) -> list[str]:
+    """The blocks of ``element_text`` (what it separates with a blank line): a paragraph, a
+    heading, a whole list or table (items and rows on lines of their own), a <pre> verbatim."""
     acc = _Blocks()
     _walk(root, acc)
     acc.flush(False)
-    out: list[str] = []
-    for index, (text, tight) in enumerate(acc.blocks):
-        if index:
-            out.append("\n" if tight else "\n\n")
-        out.append(text)
-    return "".join(out) + ("\n" if out else "")
+    groups: list[list[str]] = []
+    for text, tight in acc.blocks:
+        if tight and groups:
+            groups[-1].append(text)
+        else:
+            groups.append([text])
+    return ["\n".join(group) for group in groups]
 
 
 def _walk(element: HtmlElement, acc: _Blocks) -> None:

@@ -50,6 +50,8 @@ LOCAL_SCHEMES = ("data", "blob", "about")
 """Never reach the network: a page's own data: images and blob: workers stay allowed."""
 BROWSER_CHECK_TIMEOUT_S = 2.0
 """Cap on one after-the-fact check (``server_addr`` is a round trip to the browser)."""
+VERIFY_TIMEOUT_S = 5.0
+"""How long ``verify`` waits for pending checks (DNS of redirect hops) before refusing."""
 
 _NETWORKS: tuple[tuple[str, str], ...] = (
     # Most specific first: the metadata endpoints sit inside link-local and unique-local.
@@ -348,11 +350,18 @@ class BrowserGuard:
             if refusal.navigation and (wanted is None or urldefrag(refusal.url).url == wanted):
                 raise BlockedAddressError(refusal.message)
 
-    async def verify(self) -> None:
+    async def verify(self, timeout: float = VERIFY_TIMEOUT_S) -> None:
         """Wait for the after-the-fact checks, then BlockedAddressError if any request reached
-        a forbidden address (call before returning a capture)."""
-        while self._pending:
-            await asyncio.wait(set(self._pending), timeout=BROWSER_CHECK_TIMEOUT_S)
+        a forbidden address (call after navigation and before returning a capture)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self._pending and loop.time() < end:
+            await asyncio.wait(set(self._pending), timeout=end - loop.time())
+        if self._pending:  # a hop whose host would not resolve in time: unknown is not safe
+            raise BlockedAddressError(
+                f"could not check {len(self._pending)} redirected or answered request(s) "
+                f"within {timeout:g} s; {ALLOW_HINT}"
+            )
         for refusal in self.refusals:
             if not refusal.prevented:
                 raise BlockedAddressError(refusal.message)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -10,6 +12,8 @@ from extractor import BlockedAddressError, FetchError, RenderError
 from renderer._netguard import (
     ALLOW_HINT,
     AddressGuard,
+    BrowserGuard,
+    Refusal,
     check_url,
     is_forbidden_address,
     literal_address,
@@ -219,3 +223,51 @@ def test_policy_is_injectable() -> None:
     assert guard.check_url("http://public.test/") == ["127.0.0.2"]
     with pytest.raises(BlockedAddressError):
         AddressGuard(resolver=guard.resolver).check_url("http://public.test/")
+
+
+def run_async(coroutine_function, *args):
+    """Run on a loop of a worker thread: pytest-playwright owns the main thread's loop."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine_function(*args)).result(timeout=30)
+
+
+def test_browser_guard_resolves_each_host_once_per_capture() -> None:
+    resolve = fake_resolver({"news.test": [PUBLIC_IP], "intranet.test": ["10.0.0.1"]})
+    browser_guard = BrowserGuard(AddressGuard(resolver=resolve))
+
+    async def many_requests() -> int:
+        urls = [f"https://news.test/{n}.png" for n in range(20)]
+        await asyncio.gather(*(browser_guard.vet(url) for url in urls))
+        refused = 0
+        for _ in range(3):
+            try:
+                await browser_guard.vet("http://intranet.test/")
+            except BlockedAddressError:
+                refused += 1
+        return refused
+
+    assert run_async(many_requests) == 3
+    assert sorted(resolve.asked) == ["intranet.test", "news.test"]
+
+
+def test_browser_guard_verify_refuses_what_it_could_not_check_in_time() -> None:
+    browser_guard = BrowserGuard(AddressGuard(resolver=no_dns))
+
+    async def slow_check() -> None:
+        browser_guard._watch(asyncio.sleep(5))
+        await browser_guard.verify(timeout=0.05)
+
+    with pytest.raises(BlockedAddressError, match="could not check 1"):
+        run_async(slow_check)
+
+
+def test_only_the_refused_target_is_reported_as_blocked() -> None:
+    browser_guard = BrowserGuard()
+    browser_guard.refusals.append(Refusal("http://10.0.0.1/img.png", "refused img"))
+    browser_guard.raise_if_target_blocked("http://10.0.0.1/img.png")  # not a navigation
+    browser_guard.refusals.append(Refusal("http://10.0.0.1/#top", "refused page", navigation=True))
+    browser_guard.raise_if_target_blocked("http://example.com/")
+    with pytest.raises(BlockedAddressError, match="refused page"):
+        browser_guard.raise_if_target_blocked("http://10.0.0.1/")
+    with pytest.raises(BlockedAddressError, match="refused page"):
+        run_async(browser_guard.verify)
