@@ -1,8 +1,13 @@
-"""The ``readermode`` command: one target in, its main content out; one line per error."""
+"""The ``readermode`` command: one target in, its main content out; one line per error.
+
+Several targets (or ``-i LIST``) run a batch (``_batch``): JSON Lines out, a progress bar on
+stderr. ``--compare`` renders targets for Reader View QA instead.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import sys
@@ -23,17 +28,36 @@ from extractor import (
     ReadermodeError,
     extract,
 )
+from extractor._sitewide import SITEWIDE_MIN_PAGES, SITEWIDE_MIN_SHARE, SitewideOptions
 
 from ._api import Renderer
+from ._batch import (
+    DEFAULT_DELAY_S,
+    DEFAULT_JOBS,
+    DEFAULT_PER_HOST,
+    EXIT_INTERNAL,
+    BatchOptions,
+    run_batch,
+)
+from ._batch_output import (
+    INDEX_NAME,
+    BatchProgress,
+    FolderSink,
+    JsonLinesSink,
+    is_jsonl_path,
+    resume_jsonl,
+)
 from ._compare import PageComparison, PageFailure, compare_page_sync
 from ._fetch import DEFAULT_TIMEOUT_S
 from ._options import RenderOptions
 from ._report import html_report, text_overview, text_summary
 from ._static import is_url, static_snapshot
 
-FORMATS = ("markdown", "text", "html", "json")
+FORMATS = ("markdown", "text", "html", "json", "jsonl")
+EXTENSIONS = {"markdown": ".md", "text": ".txt", "html": ".html", "json": ".json", "jsonl": ".json"}
+"""File extension of each format for a batch's one-file-per-page output (else ``.FORMAT``)."""
+BATCH_STDOUT_FORMATS = ("json", "jsonl")
 EXIT_INTERRUPTED = 130
-EXIT_INTERNAL = 70
 DEBUG_ENV = "READERMODE_DEBUG"
 
 
@@ -48,10 +72,21 @@ def build_parser() -> argparse.ArgumentParser:
         "target",
         nargs="*",
         metavar="TARGET",
-        help="URL, path to an HTML file (.gz too), or - for stdin; several only with --compare",
+        help="URL, path to an HTML file (.gz too), or - for stdin; several run a batch",
     )
-    parser.add_argument("-f", "--format", choices=FORMATS, default="markdown")
-    parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    parser.add_argument(
+        "-f",
+        "--format",
+        choices=FORMATS,
+        help="output format (default markdown; a batch writes JSON Lines, and -f picks the "
+        "format of its page files with -o DIR)",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write here instead of stdout; for a batch a .jsonl file or a folder DIR",
+    )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(
         "--no-render", action="store_true", help="fetch URLs without a browser (no JavaScript runs)"
@@ -120,30 +155,80 @@ def build_parser() -> argparse.ArgumentParser:
         help="write a self-contained side-by-side HTML report (implies --compare); with several "
         "targets one summary report with an F1 histogram",
     )
-    qa.add_argument(
+    batch = parser.add_argument_group("Batch (several TARGETs or -i LIST)")
+    batch.add_argument(
         "-i",
         "--input-list",
         metavar="FILE",
-        help="with --compare: read more targets from FILE, one URL per line (- for stdin)",
+        help="read more targets from FILE, one per line, # comments allowed (- for stdin)",
+    )
+    batch.add_argument(
+        "--jobs",
+        type=_positive_int,
+        default=DEFAULT_JOBS,
+        metavar="N",
+        help=f"pages captured at once (default {DEFAULT_JOBS})",
+    )
+    batch.add_argument(
+        "--per-host",
+        type=_positive_int,
+        default=DEFAULT_PER_HOST,
+        metavar="N",
+        help=f"pages captured at once from one host (default {DEFAULT_PER_HOST})",
+    )
+    batch.add_argument(
+        "--delay",
+        type=_non_negative_float,
+        default=DEFAULT_DELAY_S,
+        metavar="S",
+        help=f"seconds between page starts on one host (default {DEFAULT_DELAY_S:g})",
+    )
+    batch.add_argument(
+        "--resume",
+        action="store_true",
+        help="skip targets already captured in the -o output; failed ones are tried again",
+    )
+    batch.add_argument(
+        "--no-sitewide",
+        action="store_true",
+        help="keep text blocks that recur across a site's pages (header lines, newsletter "
+        "boxes, cookie notices); same as --sitewide-min-share 0",
+    )
+    batch.add_argument(
+        "--sitewide-min-share",
+        type=_share,
+        default=SITEWIDE_MIN_SHARE,
+        metavar="X",
+        help="a block on at least this share of a site's pages is removed from each "
+        f"(default {SITEWIDE_MIN_SHARE:g}; 0 switches it off)",
+    )
+    batch.add_argument(
+        "--sitewide-min-pages",
+        type=_positive_int,
+        default=SITEWIDE_MIN_PAGES,
+        metavar="N",
+        help=f"... and on at least N pages (default {SITEWIDE_MIN_PAGES})",
     )
     return parser
 
 
 def check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Usage errors argparse cannot see (exit 2). One TARGET stays a string in ``args.target``;
-    with --compare every target is in ``args.targets``."""
+    with --compare or a batch (``args.batch``) every target is in ``args.targets``."""
     args.compare = args.compare or args.report is not None
     targets = list(args.target)
+    args.batch = not args.compare and (len(targets) > 1 or args.input_list is not None)
+    if args.batch:
+        _check_batch_args(parser, args)
+        args.targets = targets
+        return
+    if args.resume:
+        parser.error("--resume goes with a batch (several TARGETs or -i FILE) and -o")
+    if args.format is None:
+        args.format = "markdown"
     if not args.compare:
-        if args.input_list:
-            parser.error("-i/--input-list needs --compare (or --report)")
         if not targets:
             parser.error("the following arguments are required: target")
-        if len(targets) > 1:
-            parser.error(
-                f"{len(targets)} targets given, but only --compare (or --report) takes several; "
-                "give one TARGET"
-            )
         args.target = targets[0]
         return
     if not targets and not args.input_list:
@@ -160,6 +245,43 @@ def check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
             if value:
                 parser.error(f"{flag} takes a single TARGET, not a list")
     args.targets = targets
+
+
+def _check_batch_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    for flag, value in (
+        ("--url", args.url),
+        ("--screenshot", args.screenshot),
+        ("--save-html", args.save_html),
+    ):
+        if value:
+            parser.error(f"{flag} takes a single TARGET, not a batch")
+    output = Path(args.output) if args.output else None
+    to_folder = output is not None and not is_jsonl_path(output)
+    if args.format is None:
+        args.format = "jsonl"
+    if not to_folder and args.format not in BATCH_STDOUT_FORMATS:
+        parser.error(
+            f"a batch writes JSON Lines to stdout or a .jsonl file; for one {args.format} file "
+            "per page give -o DIR"
+        )
+    if to_folder and output.exists() and not output.is_dir():  # type: ignore[union-attr]
+        parser.error(f"-o {output}: not a folder (a batch's JSON Lines file ends in .jsonl)")
+    if args.resume and output is None:
+        parser.error("--resume reads the output back: give -o FILE.jsonl or -o DIR")
+
+
+def _non_negative_float(value: str) -> float:
+    number = float(value)
+    if not number >= 0 or number == float("inf"):
+        raise argparse.ArgumentTypeError("must be a number >= 0")
+    return number
+
+
+def _share(value: str) -> float:
+    number = float(value)
+    if not 0 <= number <= 1:
+        raise argparse.ArgumentTypeError("must be between 0 and 1")
+    return number
 
 
 def _positive_float(value: str) -> float:
@@ -187,10 +309,39 @@ def _stage_list(value: str) -> tuple:
     return tuple(STAGES_BY_NAME[name] for name in names)
 
 
+def extract_options(args: argparse.Namespace) -> ExtractOptions:
+    """The extraction options the command line asks for (every mode builds them here)."""
+    return ExtractOptions(
+        max_bytes=args.max_bytes,
+        rules=ALL_RULES - frozenset(args.keep),
+        stages=args.stages,
+    )
+
+
+def render_options(args: argparse.Namespace, **overrides: object) -> RenderOptions:
+    """The render options the command line asks for; ``overrides`` are the mode's own."""
+    options = RenderOptions(
+        budget=args.timeout,
+        browser=args.browser,
+        readability_js=not args.no_readability_js,
+        offline=args.offline,
+        screenshot=args.screenshot,
+    )
+    return replace(options, **overrides)  # type: ignore[arg-type]
+
+
+def sitewide_options(args: argparse.Namespace) -> SitewideOptions | None:
+    if args.no_sitewide or args.sitewide_min_share == 0:
+        return None
+    return SitewideOptions(min_share=args.sitewide_min_share, min_pages=args.sitewide_min_pages)
+
+
 def render_output(extraction: Extraction, output_format: str) -> str:
     """The extraction in the requested format, ending with one newline."""
     if output_format == "json":
         return extraction.to_json() + "\n"
+    if output_format == "jsonl":
+        return json.dumps(extraction.to_dict(), ensure_ascii=False) + "\n"
     body = {"markdown": extraction.markdown, "text": extraction.text, "html": extraction.html}[
         output_format
     ]
@@ -205,14 +356,7 @@ def should_render(args: argparse.Namespace) -> bool:
 
 
 def render_snapshot(args: argparse.Namespace) -> PageSnapshot:
-    options = RenderOptions(
-        budget=args.timeout,
-        browser=args.browser,
-        readability_js=not args.no_readability_js,
-        offline=args.offline,
-        screenshot=args.screenshot,
-    )
-    with Renderer(options) as renderer:
+    with Renderer(render_options(args)) as renderer:
         return renderer.render(args.target, url=args.url, max_bytes=args.max_bytes)
 
 
@@ -253,19 +397,7 @@ def run_compare(args: argparse.Namespace) -> int:
         targets += read_target_list(args.input_list)
     if not targets:
         raise EmptyInputError(f"{args.input_list}: the list holds no targets")
-    options = RenderOptions(
-        budget=args.timeout,
-        browser=args.browser,
-        readability_js=not args.no_readability_js,
-        offline=args.offline,
-        screenshot=args.screenshot,
-        reader_view=True,
-    )
-    extract_options = ExtractOptions(
-        max_bytes=args.max_bytes,
-        rules=ALL_RULES - frozenset(args.keep),
-        stages=args.stages,
-    )
+    options = render_options(args, reader_view=True)
     entries: list[PageComparison | PageFailure] = []
     exit_code = 0
     with Renderer(options) as renderer:
@@ -275,7 +407,7 @@ def run_compare(args: argparse.Namespace) -> int:
                     renderer,
                     target,
                     url=args.url,
-                    extract_options=extract_options,
+                    extract_options=extract_options(args),
                     screenshot=bool(args.report),
                 )
             except ReadermodeError as exc:
@@ -300,14 +432,59 @@ def run_compare(args: argparse.Namespace) -> int:
     return exit_code
 
 
+def run_batch_command(args: argparse.Namespace) -> int:
+    """A batch: every target captured (one browser, --jobs at a time), one JSON line per page on
+    stdout or in -o FILE.jsonl, or one file per page in -o DIR with an index.jsonl. The exit code
+    is 0 when every page was captured, else the first failed target's (in input order)."""
+    targets = list(args.targets)
+    if args.input_list:
+        targets += read_target_list(args.input_list)
+    if not targets:
+        raise EmptyInputError(f"{args.input_list}: the list holds no targets")
+    output = Path(args.output) if args.output else None
+    to_folder = output is not None and not is_jsonl_path(output)
+    done: set[str] = set()
+    if args.resume and output is not None:
+        done = resume_jsonl(
+            output / INDEX_NAME if to_folder else output, folder=output if to_folder else None
+        )
+    todo = [target for target in dict.fromkeys(targets) if target not in done]
+    if to_folder:
+        output_format = args.format
+        sink: FolderSink | JsonLinesSink = FolderSink(
+            output,  # type: ignore[arg-type]
+            extension=EXTENSIONS.get(output_format, "." + output_format),
+            render=lambda extraction: render_output(extraction, output_format),
+            append=args.resume,
+        )
+    elif output is not None:
+        sink = JsonLinesSink.to_file(output, append=args.resume)
+    else:
+        sink = JsonLinesSink(sys.stdout)
+    options = BatchOptions(
+        jobs=args.jobs,
+        per_host=args.per_host,
+        delay=args.delay,
+        render=False if args.no_render else (True if args.render else None),
+        render_options=render_options(args),
+        extract_options=extract_options(args),
+        sitewide=sitewide_options(args),
+    )
+    progress = BatchProgress(len(todo))
+    try:
+        summary = asyncio.run(run_batch(todo, options, emit=sink.write, on_done=progress.update))
+    finally:
+        progress.close()
+        sink.close()
+    return summary.exit_code
+
+
 def run(args: argparse.Namespace) -> int:
     if args.compare:
         return run_compare(args)
-    options = ExtractOptions(
-        max_bytes=args.max_bytes,
-        rules=ALL_RULES - frozenset(args.keep),
-        stages=args.stages,
-    )
+    if args.batch:
+        return run_batch_command(args)
+    options = extract_options(args)
     if should_render(args):
         snapshot = render_snapshot(args)
     else:

@@ -149,8 +149,3 @@ def test_summary_report_for_two_pages(spa_server: str, tmp_path: Path, page: Pag
     page.screenshot(path=tmp_path / "summary.png")
     assert (tmp_path / "summary.png").stat().st_size > 10_000
 
-
-def test_several_targets_need_compare(spa_server: str) -> None:
-    result = readermode(f"{spa_server}demo/index.html", f"{spa_server}consent/index.html")
-    assert result.returncode == 2
-    assert "only --compare (or --report) takes several" in result.stderr

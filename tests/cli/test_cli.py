@@ -244,3 +244,18 @@ def test_stage_and_rule_switches() -> None:
     data = json.loads(result.stdout)
     assert data["stage"] == "scorer"
     assert all(entry["name"] != "comments" for entry in data["trace"])
+
+
+def test_several_targets_run_a_batch() -> None:
+    # Without --compare, several TARGETs are a batch: one JSON line per page on stdout.
+    result = readermode(str(DEMO), str(SIDEBAR))
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert sorted(record["target"] for record in records) == sorted([str(DEMO), str(SIDEBAR)])
+    assert all(record["ok"] and record["text"] for record in records)
+
+
+def test_single_target_options_refuse_a_batch() -> None:
+    result = readermode(str(DEMO), str(SIDEBAR), "--save-html", "snapshot.html")
+    assert result.returncode == 2
+    assert "--save-html takes a single TARGET, not a batch" in result.stderr
