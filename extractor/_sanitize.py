@@ -1,9 +1,15 @@
 """The one HTML sanitiser every emitted HTML goes through.
 
-Built on nh3 (Python bindings to the Rust ammonia crate): an allowlist parser that re-serialises
-what it keeps, so script, on* handlers, javascript:/data: URLs, srcdoc, SVG/MathML tricks and
-mutation-XSS nesting cannot survive. We chose it over lxml-html-clean, whose blocklist approach
-has had repeated bypasses, and over bleach, which is deprecated.
+Built on nh3 (Python bindings to the Rust ammonia crate): an allowlist parser (html5ever, the
+browser's parsing algorithm) that re-serialises what it keeps, so script, on* handlers,
+javascript:/data: URLs, srcdoc, SVG/MathML tricks and mutation-XSS nesting cannot survive. We
+chose it over lxml-html-clean, whose blocklist approach has had repeated bypasses, and over
+bleach, which is deprecated.
+
+On top of ammonia: every kept URL is normalised the way a browser reads it and its scheme
+checked (ammonia leaves ``cite`` alone), characters that could end a Markdown link are
+percent-encoded, and alt text loses the "<" that Markdown would read as raw HTML. The corpus in
+fixtures/xss proves it (tests/unit/test_xss_corpus.py, tests/browser/test_xss_browser.py).
 """
 
 from __future__ import annotations
@@ -12,6 +18,10 @@ import re
 
 import nh3
 
+# Inert text structure and formatting only: nothing that loads or runs anything (script, style,
+# link, iframe, object, embed, media), submits (form and its controls), changes how the rest of
+# the page is parsed or resolved (base, meta, template, noscript, svg, math, raw-text elements)
+# or draws over the page (dialog).
 ALLOWED_TAGS = frozenset(
     {
         "a",
@@ -79,22 +89,42 @@ ALLOWED_TAGS = frozenset(
     }
 )
 ALLOWED_ATTRIBUTES = {
+    # Language and direction change how text reads (right-to-left scripts): content, kept.
     # No title: tooltips carry no content, and Markdown link titles were one more way for page
-    # text to break out of its quotes.
+    # text to break out of its quotes. No style, class (but see code/pre), id or data-*: they
+    # carry presentation or script hooks, never content.
     "*": {"lang", "dir"},
-    "a": {"href"},
-    "img": {"src", "alt", "width", "height"},
-    "td": {"colspan", "rowspan"},
+    "a": {"href"},  # the link itself (its scheme checked, see URL_SCHEMES)
+    "img": {"src", "alt", "width", "height"},  # the image, its text, its size (no srcset)
+    "td": {"colspan", "rowspan"},  # table shape: without them cells land in the wrong column
     "th": {"colspan", "rowspan", "scope"},
-    "ol": {"start", "reversed"},
-    "time": {"datetime"},
-    "q": {"cite"},
+    "ol": {"start", "reversed"},  # list numbering is content ("3." means something)
+    "time": {"datetime"},  # the machine-readable date
+    "q": {"cite"},  # the source of a quotation (a URL: its scheme checked like href)
     "blockquote": {"cite"},
     "code": {"class"},  # only language-* tokens survive (see _keep_language_class)
     "pre": {"class"},
 }
+URL_ATTRIBUTES = frozenset({"href", "src", "cite"})
+"""Every allowed attribute that holds a URL: each is normalised and its scheme checked."""
 _LANGUAGE_TOKEN = re.compile(r"^(?:language|lang)-[A-Za-z0-9_+#.-]{1,30}$")
-URL_SCHEMES = frozenset({"http", "https", "mailto"})
+URL_SCHEMES = frozenset(
+    {
+        "http",  # the web
+        "https",
+        "mailto",  # an author's address: opens a mail client, runs nothing
+    }
+)
+"""Schemes a URL may have; relative URLs (no scheme) are kept. Left out on purpose: javascript:
+and vbscript: (script), data: (script in SVG/HTML documents, and a page's placeholder images),
+file: (the reader's own disk), blob:, filesystem:, about: and every app-specific scheme."""
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
+_C0_AND_SPACE = "".join(chr(code) for code in range(0x21))
+_TAB_OR_NEWLINE = re.compile(r"[\t\n\r]")
+# Percent-encoded in kept URLs: the characters a browser's URL parser encodes anyway (so the
+# URL means the same), and which would otherwise let a URL end a Markdown link destination and
+# start raw HTML there ("<img\tsrc=x\tonerror=...>" inside an href).
+_URL_UNSAFE = re.compile(r"[\x00-\x20\x7f\"<>`]")
 # Tags whose content is dropped with them (not unwrapped into text).
 CLEAN_CONTENT_TAGS = frozenset(
     {
@@ -130,13 +160,39 @@ def sanitize_html(html: str) -> str:
         url_schemes=set(URL_SCHEMES),
         link_rel=None,
         strip_comments=True,
-        attribute_filter=_keep_language_class,
+        attribute_filter=_filter_attribute,
     )
 
 
-def _keep_language_class(tag: str, attribute: str, value: str) -> str | None:
+def safe_url(value: str) -> str | None:
+    """``value`` normalised as a browser reads it, or None when its scheme is not allowed.
+
+    The browser's URL parser strips leading and trailing control characters and spaces and
+    drops every tab and newline before it reads the scheme ("jav&#9;ascript:" is javascript:);
+    ammonia checks the scheme too, but not on every URL attribute (it keeps cite="javascript:").
+    """
+    url = _TAB_OR_NEWLINE.sub("", value.strip(_C0_AND_SPACE))
+    scheme = _SCHEME.match(url)
+    if scheme and scheme.group(1).lower() not in URL_SCHEMES:
+        return None
+    return _URL_UNSAFE.sub(lambda char: f"%{ord(char.group()):02X}", url)
+
+
+def _filter_attribute(tag: str, attribute: str, value: str) -> str | None:
+    """Check URLs, keep only a code block's language class, and keep alt text from reading as
+    Markdown's raw HTML."""
+    if attribute in URL_ATTRIBUTES:
+        return safe_url(value)
+    if attribute == "class":
+        return _keep_language_class(value)
+    if attribute == "alt":
+        # html-to-markdown writes alt text into ![...] without escaping "<", where CommonMark
+        # reads raw HTML (commonmark.js even prints it unescaped inside the alt attribute).
+        return value.replace("<", "\u2039")
+    return value
+
+
+def _keep_language_class(value: str) -> str | None:
     """Keep a code block's language (for fenced Markdown), drop every other class."""
-    if attribute != "class":
-        return value
     tokens = [token for token in value.split() if _LANGUAGE_TOKEN.match(token)]
     return " ".join(tokens) or None
