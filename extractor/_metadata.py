@@ -1,70 +1,257 @@
-"""Basic page metadata from <head> and the Readability.js result.
+"""Page metadata for search and RAG: what the page says about itself, and where it said it.
 
-Deliberately cheap for now: OpenGraph, standard <meta> names, <title> and <html lang>. JSON-LD,
-microdata and real date parsing arrive with the RAG-metadata work.
+Each field takes the first source that has a usable value, in this order of precedence:
+
+1. ``json-ld``: schema.org JSON-LD (``_jsonld``: @graph, arrays, nested and referenced authors,
+   ``publisher.name``, ``image`` as string/object/list, ``keywords``, ``articleSection``);
+2. ``opengraph``: ``og:*`` and ``article:*`` (published_time, author, tag, section);
+3. ``twitter``: Twitter cards (title, description, image; never the @handles);
+4. ``meta``: standard <meta> names (author, description, keywords, application-name,
+   content-language) with their Dublin Core and ``citation_*`` equivalents;
+5. ``microdata``: ``itemprop`` headline, author, description, image, keywords, articleSection;
+6. ``html``: ``<a rel=author>`` for authors;
+7. ``readability-js``: what Readability.js found in the rendered page (byline, title, ...);
+8. ``h1`` and ``title``: for the title only (``_title``: suffix cut, corroborated by <h1>).
+
+Exceptions, because a better source exists for them: ``lang`` reads ``<html lang>`` first;
+``canonical_url`` reads ``<link rel=canonical>`` (source ``link``), then ``og:url``, then
+JSON-LD ``url``; the dates are JSON-LD's when valid, then htmldate's (``_dates``), then
+Readability.js's. Every title source has the site's name cut off its ends. ``Metadata.sources``
+records the winning source of each field.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import TypeVar
+from urllib.parse import urljoin, urlsplit
 
 from lxml.html import HtmlElement
 
-from ._types import Metadata, PageSnapshot
+from ._dates import find_dates
+from ._jsonld import read_json_ld
+from ._metatags import PageTags, clean, read_tags
+from ._postprocess import resolve_base_url
+from ._title import strip_site_name, title_from_page
+from ._types import Metadata, PageSnapshot, ReadabilityResult
 
-_SPACES = re.compile(r"\s+")
-MAX_FIELD_CHARS = 500
-"""Metadata longer than this is not a title or an author; it is cut to keep JSON sane."""
+MAX_LIST_ITEMS = 30
+"""Authors, tags or categories beyond this are a tag cloud, not metadata."""
+
+_BY_PREFIX = re.compile(r"^(?:by|von|par|por|di|door)\s*:?\s+", re.IGNORECASE)
+_LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$")
+_URL_LIKE = re.compile(r"^(?:https?:|www\.|/)|\.\w{2,4}/", re.IGNORECASE)
+
+# Dublin Core is written dc.title, DC.title (keys are lower-cased), dc:title or dcterms.title;
+# where a page has it, it is as deliberate as the plain <meta> names, so it comes first.
+_DUBLIN_CORE = {
+    name: (f"dc.{name}", f"dc:{name}", f"dcterms.{name}", f"dcterms:{name}")
+    for name in ("title", "creator", "description", "language")
+}
+_AUTHOR_META = (
+    *_DUBLIN_CORE["creator"], "author", "citation_author", "parsely-author", "byl",
+)  # fmt: skip
+"""``byl`` is the New York Times' ("By Ann Writer"); citation_author repeats, one per author."""
+
+T = TypeVar("T", str, tuple[str, ...])
 
 
-def _clean(value: str | None) -> str | None:
-    if value is None:
+class _Picker:
+    """Takes each field's first non-empty candidate and remembers which source gave it."""
+
+    def __init__(self) -> None:
+        self.sources: dict[str, str] = {}
+
+    def pick(self, name: str, candidates: Iterable[tuple[str, T | None]]) -> T | None:
+        for source, value in candidates:
+            if value:
+                self.sources[name] = source
+                return value
         return None
-    value = _SPACES.sub(" ", value).strip()
-    return value[:MAX_FIELD_CHARS] or None
 
 
-def _meta(document: HtmlElement, *keys: str) -> str | None:
-    """First non-empty <meta> content whose name or property is one of ``keys``."""
-    wanted = {key.lower() for key in keys}
-    found: dict[str, str] = {}
-    for meta in document.iter("meta"):
-        key = (meta.get("property") or meta.get("name") or meta.get("itemprop") or "").lower()
-        content = meta.get("content")
-        if key in wanted and content and content.strip() and key not in found:
-            found[key] = content
-    for key in keys:
-        if key.lower() in found:
-            return _clean(found[key.lower()])
+def _unique(values: Iterable[str]) -> tuple[str, ...]:
+    """Cleaned values without repeats (case-insensitive), in order, at most MAX_LIST_ITEMS."""
+    seen: dict[str, str] = {}
+    for value in values:
+        text = clean(value)
+        if text and text.casefold() not in seen:
+            seen[text.casefold()] = text
+    return tuple(seen.values())[:MAX_LIST_ITEMS]
+
+
+def _split_commas(values: Iterable[str]) -> list[str]:
+    return [part for value in values for part in value.split(",")]
+
+
+def _authors(values: Iterable[str]) -> tuple[str, ...]:
+    """Names only: "By " dropped, profile URLs and @handles left out."""
+    names = []
+    for value in values:
+        name = _BY_PREFIX.sub("", clean(value) or "")
+        if name and not _URL_LIKE.search(name) and not name.startswith("@"):
+            names.append(name)
+    return _unique(names)
+
+
+def _absolute_url(value: str | None, base: str | None) -> str | None:
+    """An absolute http(s) URL, resolved against the page's base; None for anything else."""
+    if not value or not value.strip():
+        return None
+    try:
+        url = urljoin(base, value.strip()) if base else value.strip()
+    except ValueError:
+        return None
+    return url if urlsplit(url).scheme in ("http", "https") and urlsplit(url).netloc else None
+
+
+def _language(value: str | None) -> str | None:
+    """A BCP 47-looking tag, ``en_US`` written ``en-US``."""
+    if value and _LANGUAGE_TAG.match(value.strip()):
+        return value.strip().replace("_", "-")
     return None
 
 
-def _title_tag(document: HtmlElement) -> str | None:
-    title = document.find(".//title")
-    return _clean(title.text_content()) if title is not None else None
+def _first_of(values: list[str] | None) -> str | None:
+    return values[0] if values else None
 
 
-def _first_h1(document: HtmlElement) -> str | None:
-    h1 = next(document.iter("h1"), None)
-    return _clean(h1.text_content()) if h1 is not None else None
+def _title(
+    picker: _Picker,
+    tags: PageTags,
+    json_ld_title: str | None,
+    readability_title: str | None,
+    site_name: str | None,
+) -> str | None:
+    title = picker.pick(
+        "title",
+        [
+            ("json-ld", json_ld_title),
+            ("opengraph", tags.first("og:title")),
+            ("twitter", tags.first("twitter:title")),
+            ("meta", tags.first(*_DUBLIN_CORE["title"], "citation_title", "parsely-title")),
+            ("microdata", _first_of(tags.microdata.get("headline"))),
+            ("readability-js", readability_title),
+        ],
+    )
+    if title:
+        return strip_site_name(title, site_name)
+    site_names = [site_name] if site_name else []
+    found = title_from_page(tags.title, tags.h1s, site_names + tags.home_names)
+    if found is None:
+        return None
+    title, picker.sources["title"] = found
+    return title
 
 
 def read_metadata(document: HtmlElement, snapshot: PageSnapshot) -> Metadata:
-    """Metadata from the page itself, completed by what Readability.js found in the page."""
-    readability = snapshot.readability
-    lang = _clean(document.get("lang")) or _meta(document, "og:locale", "content-language")
+    """Metadata from the untouched parse of the page, completed by Readability.js's result."""
+    tags = read_tags(document, snapshot.base_url)
+    ld = read_json_ld(document, tags.title)
+    rj = snapshot.readability or ReadabilityResult(content=None)
+    base = resolve_base_url(document, snapshot.base_url)
+    picker = _Picker()
+    pick = picker.pick
+
+    site_name = pick(
+        "site_name",
+        [
+            ("json-ld", clean(ld.site_name)),
+            ("opengraph", tags.first("og:site_name")),
+            ("meta", tags.first("application-name")),
+            ("readability-js", clean(rj.site_name)),
+        ],
+    )
+    title = _title(picker, tags, clean(ld.title), clean(rj.title), site_name)
+    authors = pick(
+        "authors",
+        [
+            ("json-ld", _authors(ld.authors)),
+            ("opengraph", _authors(tags.all("article:author", "og:article:author"))),
+            ("meta", _authors(tags.all(*_AUTHOR_META))),
+            ("microdata", _authors(tags.microdata.get("author", []))),
+            ("html", _authors(tags.rel_authors)),
+            ("readability-js", _authors([rj.byline] if rj.byline else [])),
+        ],
+    )
+    published, modified = find_dates(
+        document,
+        url=snapshot.base_url,
+        json_ld_published=ld.date_published,
+        json_ld_modified=ld.date_modified,
+        readability_published=rj.published_time,
+    )
+    for name, found in (("date_published", published), ("date_modified", modified)):
+        if found is not None:
+            picker.sources[name] = found.source
+    lang = pick(
+        "lang",
+        [
+            ("html", _language(tags.lang)),
+            ("json-ld", _language(ld.lang)),
+            ("opengraph", _language(tags.first("og:locale"))),
+            ("meta", _language(tags.first(*_DUBLIN_CORE["language"], "content-language"))),
+            ("readability-js", _language(rj.lang)),
+        ],
+    )
+    description = pick(
+        "description",
+        [
+            ("json-ld", clean(ld.description)),
+            ("opengraph", tags.first("og:description")),
+            ("twitter", tags.first("twitter:description")),
+            ("meta", tags.first(*_DUBLIN_CORE["description"], "description")),
+            ("microdata", _first_of(tags.microdata.get("description"))),
+            ("readability-js", clean(rj.excerpt)),
+        ],
+    )
+    image = pick(
+        "image",
+        [
+            ("json-ld", _absolute_url(ld.image, base)),
+            ("opengraph", _absolute_url(tags.first("og:image", "og:image:url"), base)),
+            ("twitter", _absolute_url(tags.first("twitter:image", "twitter:image:src"), base)),
+            ("microdata", _absolute_url(_first_of(tags.microdata.get("image")), base)),
+            ("link", _absolute_url(tags.image_src, base)),
+        ],
+    )
+    tag_list = pick(
+        "tags",
+        [
+            ("json-ld", _unique(ld.tags)),
+            ("opengraph", _unique(_split_commas(tags.all("article:tag")))),
+            ("meta", _unique(_split_commas(tags.all("keywords", "news_keywords")))),
+            ("microdata", _unique(_split_commas(tags.microdata.get("keywords", [])))),
+        ],
+    )
+    categories = pick(
+        "categories",
+        [
+            ("json-ld", _unique(ld.categories)),
+            ("opengraph", _unique(tags.all("article:section"))),
+            ("microdata", _unique(tags.microdata.get("articlesection", []))),
+        ],
+    )
+    canonical_url = pick(
+        "canonical_url",
+        [
+            ("link", _absolute_url(tags.canonical, base)),
+            ("opengraph", _absolute_url(tags.first("og:url"), base)),
+            ("json-ld", _absolute_url(ld.canonical_url, base)),
+        ],
+    )
     return Metadata(
-        title=_meta(document, "og:title", "twitter:title")
-        or (_clean(readability.title) if readability else None)
-        or _title_tag(document)
-        or _first_h1(document),
-        author=_meta(document, "author", "article:author", "byl")
-        or (_clean(readability.byline) if readability else None),
-        date=_meta(document, "article:published_time", "date", "pubdate", "publishdate", "dc.date")
-        or (_clean(readability.published_time) if readability else None),
-        site_name=_meta(document, "og:site_name", "application-name")
-        or (_clean(readability.site_name) if readability else None),
-        lang=lang or (_clean(readability.lang) if readability else None),
-        description=_meta(document, "description", "og:description", "twitter:description")
-        or (_clean(readability.excerpt) if readability else None),
+        title=title,
+        authors=authors or (),
+        date_published=published.value if published else None,
+        date_modified=modified.value if modified else None,
+        site_name=site_name,
+        lang=lang,
+        description=description,
+        image=image,
+        tags=tag_list or (),
+        categories=categories or (),
+        canonical_url=canonical_url,
+        sources=picker.sources,
     )

@@ -105,16 +105,65 @@ class TraceEntry:
         return {key: value for key, value in asdict(self).items() if value is not None}
 
 
+METADATA_FIELDS = (
+    "title", "authors", "date_published", "date_modified", "site_name", "lang", "description",
+    "image", "tags", "categories", "canonical_url",
+)  # fmt: skip
+"""``Metadata``'s fields in output order (``sources`` is keyed by these names)."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class Metadata:
-    """What the page says about itself. Fields not known are None."""
+    """What the page says about itself (``extractor/_metadata.py`` documents the sources).
+
+    Fields not known are None, or empty for the lists. Dates are ISO 8601 calendar dates
+    (``YYYY-MM-DD``); ``image`` and ``canonical_url`` are absolute http(s) URLs. ``sources``
+    says which source gave each field that has a value ("json-ld", "opengraph", ...).
+    """
 
     title: str | None = None
-    author: str | None = None
-    date: str | None = None
+    authors: tuple[str, ...] = ()
+    date_published: str | None = None
+    date_modified: str | None = None
     site_name: str | None = None
     lang: str | None = None
     description: str | None = None
+    image: str | None = None
+    tags: tuple[str, ...] = ()
+    categories: tuple[str, ...] = ()
+    canonical_url: str | None = None
+    sources: dict[str, str] = field(default_factory=dict, compare=False)
+
+    @property
+    def author(self) -> str | None:
+        """The authors as one string ("Ann Writer, Bo Reporter"), as the JSON's ``author``."""
+        return ", ".join(self.authors) or None
+
+    @property
+    def date(self) -> str | None:
+        """The publish date (the name this field had before update dates were read)."""
+        return self.date_published
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON fields, in a stable order; ``author`` stays beside ``authors``."""
+        return {
+            "title": self.title,
+            "author": self.author,
+            "authors": list(self.authors),
+            "date_published": self.date_published,
+            "date_modified": self.date_modified,
+            "site_name": self.site_name,
+            "lang": self.lang,
+            "description": self.description,
+            "image": self.image,
+            "tags": list(self.tags),
+            "categories": list(self.categories),
+            "canonical_url": self.canonical_url,
+            # In field order, whatever order the fields were read in.
+            "sources": {
+                name: self.sources[name] for name in METADATA_FIELDS if name in self.sources
+            },
+        }
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -134,9 +183,11 @@ class Extraction:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON output's fields, in a stable order."""
+        metadata = self.metadata.to_dict()
         return {
             "url": self.url,
-            **asdict(self.metadata),
+            **{key: value for key, value in metadata.items() if key != "sources"},
+            "metadata_sources": metadata["sources"],
             "text": self.text,
             "html": self.html,
             "markdown": self.markdown,

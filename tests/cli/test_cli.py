@@ -134,8 +134,10 @@ def test_every_format(fmt: str, tmp_path: Path) -> None:
     assert result.stdout == ""
     if fmt == "json":
         data = json.loads(content)
-        expected = {"url", "title", "author", "date", "site_name", "lang", "description", "text",
-                    "html", "markdown", "stage", "trace", "warnings"}  # fmt: skip
+        expected = {"url", "title", "author", "authors", "date_published", "date_modified",
+                    "site_name", "lang", "description", "image", "tags", "categories",
+                    "canonical_url", "metadata_sources", "text", "html", "markdown", "stage",
+                    "trace", "warnings"}  # fmt: skip
         assert set(data) == expected
         assert data["stage"] in ("readability-lxml", "scorer")
     elif fmt == "html":

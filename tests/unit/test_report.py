@@ -79,7 +79,7 @@ def comparison(
             stage_reason="Readability.js result from the page",
             text="(not used by the report)",
             html=readermode_html,
-            metadata=Metadata(title=title, author="Ann Mason", lang="en"),
+            metadata=Metadata(title=title, authors=("Ann Mason",), lang="en"),
         ),
         scores=Scores(precision=f1, recall=f1, f1=f1),
         trace=(

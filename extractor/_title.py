@@ -1,0 +1,87 @@
+"""The article's title from <title> and <h1>: the site's name and other suffixes cut off."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " » ", " / ")
+"""What sits between a title and the site's name in <title> ("Story | Site")."""
+MIN_TITLE_WORDS = 3
+"""A split that leaves fewer words than this took part of the title, not a suffix."""
+MAX_SUFFIX_WORDS = 4
+"""Site names and section names are short; a longer tail is part of the title."""
+MAX_SPLITS = 3
+"""Suffixes peeled off at most ("Story | Section | Site")."""
+
+
+def strip_site_name(title: str, site_name: str | None) -> str:
+    """``title`` without the site's name as a suffix or prefix after a separator."""
+    if not site_name:
+        return title
+    lowered, site = title.casefold(), site_name.casefold()
+    for separator in SEPARATORS:
+        suffix, prefix = separator + site, site + separator
+        if lowered.endswith(suffix) and len(title) > len(suffix):
+            return title[: -len(suffix)].strip()
+        if lowered.startswith(prefix) and len(title) > len(prefix):
+            return title[len(prefix) :].strip()
+    return title
+
+
+def _split_suffix(title: str) -> str | None:
+    """``title`` without its last separator's tail, if what is left is a plausible title."""
+    cut = max(
+        ((title.rfind(sep), sep) for sep in SEPARATORS if title.rfind(sep) > 0),
+        default=None,
+    )
+    if cut is None:
+        return None
+    index, separator = cut
+    head, tail = title[:index].strip(), title[index + len(separator) :].strip()
+    if (
+        len(head.split()) >= MIN_TITLE_WORDS
+        and len(tail.split()) <= MAX_SUFFIX_WORDS
+        and len(tail) < len(head)
+    ):
+        return head
+    return None
+
+
+def _corroborated(h1: str, title: str) -> bool:
+    """Is this <h1> the article's title inside <title>, and not the site's name in it?"""
+    if len(h1.split()) < 2 or h1 not in title:
+        return False
+    return title.startswith(h1) or len(h1) * 2 >= len(title)
+
+
+def title_from_page(
+    title: str | None, h1s: Sequence[str], site_names: Sequence[str]
+) -> tuple[str, str] | None:
+    """The title and its source ("h1" or "title") from <title> and the first <h1>s.
+
+    An <h1> that starts the <title> (or is most of it) is the title without whatever the site
+    added ("Story" in "Story | Site", not "Site" in "Story - Site: news for all"); else
+    <title> with a site name cut (``site_names``: the one the page's metadata gives, what its
+    links to the front page say), or, with none of them in it, a short tail after a separator;
+    with no <title>, the first <h1>; None when the page has neither.
+    """
+    if title:
+        folded = title.casefold()
+        for h1 in h1s:
+            if _corroborated(h1.casefold(), folded):
+                return h1, "h1"
+        stripped = title
+        for site_name in site_names:
+            stripped = strip_site_name(title, site_name)
+            if stripped != title:
+                break
+        else:
+            for _ in range(MAX_SPLITS):
+                shorter = _split_suffix(stripped)
+                if shorter is None:
+                    break
+                stripped = shorter
+        return stripped, "title"
+    if h1s:
+        return h1s[0], "h1"
+    return None
