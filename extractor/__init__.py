@@ -39,6 +39,7 @@ from ._formats import (
     to_xml,
     to_xml_batch,
 )
+from ._frontmatter import front_matter
 from ._markdown import html_to_markdown
 from ._options import ALL_RULES, ExtractOptions
 from ._parse import inner_html, parse_fragment
@@ -128,6 +129,7 @@ __all__ = [
     "count_words",
     "decode_html",
     "extract",
+    "front_matter",
     "html_to_markdown",
     "sanitize_html",
     "shingle_score",
