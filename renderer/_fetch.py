@@ -20,6 +20,7 @@ from extractor import (
     FetchError,
     HTTPStatusError,
     InputTooLargeError,
+    LimitExceededError,
     NotHTMLError,
 )
 
@@ -173,7 +174,9 @@ def fetch_url(
         response = _opener(max_redirects, guard).open(request, timeout=timeout)
     except urllib.error.HTTPError as exc:
         if exc.code in (301, 302, 303, 307, 308):
-            raise FetchError(f"too many redirects (over {max_redirects}) from {url}") from None
+            raise LimitExceededError(
+                "max_redirects", max_redirects, f"too many redirects from {url}"
+            ) from None
         raise HTTPStatusError(exc.code, url, str(exc.reason or "")) from None
     except TimeoutError as exc:
         raise BudgetExceededError(f"no answer from {url} within {timeout:g} s") from exc

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from extractor import BlockedAddressError, FetchError
+from extractor import BlockedAddressError, LimitExceededError
 from renderer._fetch import _VettedHTTPSConnection, fetch_url
 from renderer._netguard import AddressGuard, is_forbidden_address
 from renderer._static import static_snapshot
@@ -166,9 +166,9 @@ def test_without_a_guard_loopback_is_fetched(servers: Servers) -> None:
 def test_redirect_cap_is_a_parameter(servers: Servers) -> None:
     url = f"http://127.0.0.1:{servers.port}/hop3"
     assert fetch_url(url, max_redirects=3, timeout=5).final_url.endswith("/page")
-    with pytest.raises(FetchError, match=r"too many redirects \(over 2\)"):
+    with pytest.raises(LimitExceededError, match=r"too many redirects .*: over max_redirects=2"):
         fetch_url(url, max_redirects=2, timeout=5)
-    with pytest.raises(FetchError, match=r"over 0"):
+    with pytest.raises(LimitExceededError, match=r"over max_redirects=0"):
         fetch_url(f"http://127.0.0.1:{servers.port}/hop1", max_redirects=0, timeout=5)
 
 
