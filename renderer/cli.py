@@ -268,6 +268,8 @@ def _check_batch_args(parser: argparse.ArgumentParser, args: argparse.Namespace)
         parser.error(f"-o {output}: not a folder (a batch's JSON Lines file ends in .jsonl)")
     if args.resume and output is None:
         parser.error("--resume reads the output back: give -o FILE.jsonl or -o DIR")
+    if args.input_list == "-" and "-" in args.target:
+        parser.error("stdin cannot be both the list (-i -) and a target (-)")
 
 
 def _non_negative_float(value: str) -> float:

@@ -187,6 +187,7 @@ def test_jsonl_file_output_and_resume(tmp_path: Path) -> None:
         (("--sitewide-min-share", "1.5"), "must be between 0 and 1"),
         (("--jobs", "0"), "must be a positive integer"),
         (("--delay", "-1"), "must be a number >= 0"),
+        (("-i", "-", "-"), "stdin cannot be both the list"),
     ],
 )
 def test_batch_usage_errors(
