@@ -16,6 +16,7 @@ it is believed, so conflicting declarations still give clean text:
 from __future__ import annotations
 
 import codecs
+import functools
 import gzip
 import io
 import re
@@ -92,6 +93,13 @@ MESS_SAMPLE_CHARS = 20_000
 # Linear on any input (no lazy scan to a closing tag that may never come).
 _MARKUP = re.compile(r"<[^<>]*>|&#?\w+;")
 
+# Codecs that decode printable ASCII unchanged but are no page's encoding: escapes, domain
+# names, and ISO-2022-KR (the HTML standard maps it to the "replacement" decoder: an XSS vector).
+_NOT_PAGE_ENCODINGS = frozenset(
+    {"unicode-escape", "raw-unicode-escape", "idna", "punycode", "iso2022_kr"}
+)
+_ASCII_PROBE = bytes(range(0x20, 0x7F)) + b"\t\n\r"
+
 _META_CHARSET = re.compile(
     rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9._:\-]+)""", re.IGNORECASE
 )
@@ -107,19 +115,32 @@ class DecodedText:
 
 
 def normalize_encoding(label: str | None) -> str | None:
-    """Map a declared charset label to a Python codec name, or None if unknown."""
+    """Map a declared charset label to a Python codec name, or None if unknown or unfit for a
+    web page (a transform such as rot13 or hex, an escape codec, UTF-7, ISO-2022-KR)."""
     if not label:
         return None
     cleaned = label.strip().strip("\"'").lower()
-    cleaned = _WHATWG_ALIASES.get(cleaned, cleaned)
+    return _codec_for(_WHATWG_ALIASES.get(cleaned, cleaned))
+
+
+@functools.lru_cache(maxsize=256)
+def _codec_for(label: str) -> str | None:
     try:
-        name = codecs.lookup(cleaned).name
-    except LookupError:
+        name = codecs.lookup(label).name
+    except (LookupError, ValueError):  # ValueError: a NUL in the label
         return None
     # A meta tag readable as ASCII cannot really be UTF-16: the HTML spec says use UTF-8.
     if name.startswith(("utf-16", "utf-32")):
         return "utf-8"
-    return name
+    if name in _NOT_PAGE_ENCODINGS:
+        return None
+    # The label was read as ASCII, so the encoding must keep ASCII as is (as the HTML standard
+    # requires); this also refuses codecs that are not text encodings at all.
+    try:
+        ascii_compatible = _ASCII_PROBE.decode(name) == _ASCII_PROBE.decode("ascii")
+    except (LookupError, UnicodeError):
+        ascii_compatible = False
+    return name if ascii_compatible else None
 
 
 def check_size(data: bytes, max_bytes: int, what: str = "input") -> None:

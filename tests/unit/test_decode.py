@@ -129,6 +129,18 @@ def test_refusals(data: bytes, error: type[Exception]) -> None:
         ("UTF-8", "utf-8"),
         ("no-such-charset", None),
         (None, None),
+        # Python codecs that are no page encoding (found by tests/property/test_fuzz.py: rot13
+        # and hex raised LookupError out of decode_html, a NUL in the label ValueError).
+        ("rot13", None),
+        ("hex", None),
+        ("base64", None),
+        ("undefined", None),
+        ("unicode_escape", None),
+        ("utf-7", None),
+        ("iso-2022-kr", None),
+        ("cp037", None),
+        ("utf-8\x00", None),
+        ("iso-2022-jp", "iso2022_jp"),
     ],
 )
 def test_normalize_encoding(label: str | None, codec: str | None) -> None:
@@ -198,3 +210,11 @@ def test_mess_check_is_linear(hostile: str) -> None:
     started = time.monotonic()
     decode_html(data)
     assert time.monotonic() - started < 3.0
+
+
+@pytest.mark.parametrize("label", ["rot13", "hex", "zlib", "undefined", "punycode"])
+def test_a_non_text_codec_label_is_ignored(label: str) -> None:
+    data = page(FRENCH, f'<meta charset="{label}">').encode("utf-8")
+    assert FRENCH in decode_html(data).text
+    assert FRENCH in decode_html(data, declared_encoding=label).text
+    assert FRENCH in decode_html(data, declared_encoding=label + "\x00").text
