@@ -4,6 +4,7 @@ The renderer imports the extractor and never the other way round.
 """
 
 from ._api import AsyncRenderer, Renderer, capture, capture_async, render, render_async
+from ._batch import BatchOptions, BatchSummary, PageRecord, run_batch
 from ._browser import find_chromium
 from ._fetch import FetchedPage, fetch_url
 from ._options import RenderOptions
@@ -11,7 +12,10 @@ from ._static import static_snapshot
 
 __all__ = [
     "AsyncRenderer",
+    "BatchOptions",
+    "BatchSummary",
     "FetchedPage",
+    "PageRecord",
     "RenderOptions",
     "Renderer",
     "capture",
@@ -20,5 +24,6 @@ __all__ = [
     "find_chromium",
     "render",
     "render_async",
+    "run_batch",
     "static_snapshot",
 ]

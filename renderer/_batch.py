@@ -28,8 +28,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlsplit
 
-from extractor import Extraction, ExtractOptions, ReadermodeError, extract
-from extractor._sitewide import SitewideOptions, remove_sitewide, site_key
+from extractor import (
+    Extraction,
+    ExtractOptions,
+    ReadermodeError,
+    SitewideOptions,
+    extract,
+    remove_sitewide,
+    site_key,
+)
 
 from ._api import AsyncRenderer
 from ._options import RenderOptions

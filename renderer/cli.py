@@ -19,6 +19,8 @@ from pathlib import Path
 from extractor import (
     ALL_RULES,
     DEFAULT_MAX_BYTES,
+    SITEWIDE_MIN_PAGES,
+    SITEWIDE_MIN_SHARE,
     STAGES_BY_NAME,
     EmptyInputError,
     Extraction,
@@ -26,9 +28,9 @@ from extractor import (
     InputNotFoundError,
     PageSnapshot,
     ReadermodeError,
+    SitewideOptions,
     extract,
 )
-from extractor._sitewide import SITEWIDE_MIN_PAGES, SITEWIDE_MIN_SHARE, SitewideOptions
 
 from ._api import Renderer
 from ._batch import (
