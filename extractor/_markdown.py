@@ -42,8 +42,10 @@ _BLOCK_TAGS = (
 _BLOCK_IN_LINK = re.compile(
     r"<a[\s>][^<]*(?:<(?!/a>)[^<]*)*?<(?:" + "|".join(_BLOCK_TAGS) + r")[\s>]"
 )
-# Escapes that only matter where a line starts (list items, headings, setext underlines).
-_MID_LINE_ESCAPE = re.compile(r"\\([.\-+#=])|\\&(?![#\w]+;)|(?<!~)\\~(?!~)")
+# Escapes that only matter where a line starts (list items, headings, setext underlines). An
+# "&" stays escaped before what would read as an entity: page text "&#39;" must not come out as
+# "&#39;", which Markdown shows as an apostrophe.
+_MID_LINE_ESCAPE = re.compile(r"\\([.\-+#=])|\\&(?!\\?[#\w]+;)|(?<!~)\\~(?!~)")
 _LINE_START = re.compile(r"^[ \t>]*(?:\d+\\\.|\\[-+#=])?")
 # A fence line, after any blockquote markers: its run of backticks or tildes, then the rest.
 _FENCE = re.compile(r"^[ \t>]*?(`{3,}|~{3,})(.*)$")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 
 import pytest
+from markdown_it import MarkdownIt
 
 from extractor import html_to_markdown
 
@@ -96,3 +97,10 @@ def test_emphasis_inside_a_caption_does_not_nest() -> None:
         "<figcaption>Hooks, <em>screwed in</em></figcaption></figure>"
     )
     assert "*Hooks, screwed in*" in markdown
+
+
+@pytest.mark.parametrize("text", ["&#39;", "&amp;", "&#x41;", "&copy;"])
+def test_entity_like_page_text_stays_text(text: str) -> None:
+    markdown = html_to_markdown(f"<p>Write {html.escape(text)} here.</p>")
+    rendered = MarkdownIt("commonmark").render(markdown)
+    assert f"<p>Write {html.escape(text)} here.</p>" in rendered
