@@ -196,3 +196,29 @@ def _keep_language_class(value: str) -> str | None:
     """Keep a code block's language (for fenced Markdown), drop every other class."""
     tokens = [token for token in value.split() if _LANGUAGE_TOKEN.match(token)]
     return " ".join(tokens) or None
+
+
+SNAPSHOT_CSP = (
+    "script-src 'none'; object-src 'none'; frame-src 'none'; worker-src 'none'; "
+    "base-uri 'none'; form-action 'none'"
+)
+"""The policy ``inert_page_html`` gives a saved page: no script (inline, handlers, javascript:
+URLs, refresh to them), plugin, frame, worker, <base> or form submission; images and styles
+still load, so the page looks as it was captured."""
+_ATTRIBUTES = r"""(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*/?"""
+_DOCUMENT_HEAD = re.compile(
+    r"^\ufeff?(?:\s|<!--.*?-->)*(?:<!doctype[^>]*>)?(?:\s|<!--.*?-->)*"
+    rf"(?:<html{_ATTRIBUTES}>)?(?:\s|<!--.*?-->)*(?:<head{_ATTRIBUTES}>)?",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def inert_page_html(page_html: str) -> str:
+    """A captured page (``--save-html``) kept as the page's own markup, so it re-extracts the
+    same, but with a Content-Security-Policy first in its head, so opening it in a browser runs
+    none of its scripts. This is a capture of the page, not readermode's content: nothing else
+    is removed, and a reader other than a browser (an editor, a crawler) sees the raw page."""
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{SNAPSHOT_CSP}">'
+    start = _DOCUMENT_HEAD.match(page_html)
+    end = start.end() if start else 0
+    return page_html[:end] + meta + page_html[end:]

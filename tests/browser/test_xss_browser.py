@@ -22,10 +22,12 @@ import pytest
 from playwright.sync_api import Dialog, Page, Route
 
 from extractor import html_to_markdown, sanitize_html
+from extractor._sanitize import inert_page_html
 from tests.unit.test_xss_corpus import (
     PATHS,
     VECTORS,
     Vector,
+    article_page,
     corpus_report,
     extraction,
     markdown_as_html,
@@ -136,6 +138,13 @@ def test_control_raw_vectors_do_fire(page: Page, hook: Hook) -> None:
     assert not missing, f"marked 'fires' but did not: {sorted(missing)}"
     unexpected = hook.ids() - expected
     assert not unexpected, f"fired but not marked 'fires' in the corpus: {sorted(unexpected)}"
+
+
+def test_saved_page_made_inert_runs_nothing(page: Page, hook: Hook) -> None:
+    """--save-html keeps the page's own markup (it is a capture, not content); with the policy
+    inert_page_html puts first in its head, the raw vectors in it run nothing."""
+    fired = run(page, hook, frames_page(inert_page_html(article_page(v)) for v in VECTORS))
+    assert not fired, f"payloads ran: {sorted(set(fired))}"
 
 
 def sanitised_document(vector: Vector) -> str:
