@@ -46,7 +46,7 @@ from ._parse import inner_html, parse_fragment
 from ._postprocess import html_to_text
 from ._refine import REFINEMENTS
 from ._rules import FEED_MARK, HIDDEN_MARK, RULE_FAMILIES, VISIBLE_MARK
-from ._sanitize import sanitize_html
+from ._sanitize import inert_page_html, sanitize_document, sanitize_html
 from ._sitewide import (
     SITEWIDE_MIN_PAGES,
     SITEWIDE_MIN_SHARE,
@@ -136,10 +136,12 @@ __all__ = [
     "front_matter",
     "html_to_markdown",
     "html_to_text",
+    "inert_page_html",
     "inner_html",
     "parse_fragment",
     "remove_sitewide",
     "restore_title",
+    "sanitize_document",
     "sanitize_html",
     "shingle_score",
     "site_key",

@@ -10,13 +10,22 @@ On top of ammonia: every kept URL is normalised the way a browser reads it and i
 checked (ammonia leaves ``cite`` alone), characters that could end a Markdown link are
 percent-encoded, and alt text loses the "<" that Markdown would read as raw HTML. The corpus in
 fixtures/xss proves it (tests/unit/test_xss_corpus.py, tests/browser/test_xss_browser.py).
+
+Three entry points: ``sanitize_html`` (content fragments: the extraction, the QA report's
+blocks), ``sanitize_document`` (a whole page made a viewable, script-free document, for capture
+bundles) and ``inert_page_html`` (``--save-html``: the captured page kept raw, a policy forbidding
+its scripts put first).
 """
 
 from __future__ import annotations
 
+import html as html_escaping
 import re
 
 import nh3
+
+from ._errors import EmptyInputError
+from ._parse import parse_html
 
 # Inert text structure and formatting only: nothing that loads or runs anything (script, style,
 # link, iframe, object, embed, media), submits (form and its controls), changes how the rest of
@@ -222,3 +231,37 @@ def inert_page_html(page_html: str) -> str:
     start = _DOCUMENT_HEAD.match(page_html)
     end = start.end() if start else 0
     return page_html[:end] + meta + page_html[end:]
+
+
+DOCUMENT_CSP = (
+    "default-src 'none'; img-src http: https:; base-uri 'none'; form-action 'none'"
+)
+"""The policy of a sanitised document: a second wall behind the sanitiser (nothing in it may
+run or load but images)."""
+_DIRECTIONS = frozenset({"ltr", "rtl", "auto"})
+_LANGUAGE_TAG = re.compile(r"^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$")
+
+
+def sanitize_document(page_html: str) -> str:
+    """A whole page as a viewable, script-free document: its body through ``sanitize_html``,
+    its title (as text) and language kept, a Content-Security-Policy in its head (for the
+    viewable copy in a capture bundle)."""
+    title = lang = direction = ""
+    try:
+        document = parse_html(page_html)
+    except EmptyInputError:  # an empty page is an empty document, not an error here
+        document = None
+    if document is not None:
+        title = " ".join((document.findtext(".//title") or "").split())
+        lang = (document.get("lang") or "").strip()
+        direction = (document.get("dir") or "").strip().lower()
+    root_attributes = (f' lang="{lang}"' if _LANGUAGE_TAG.match(lang) else "") + (
+        f' dir="{direction}"' if direction in _DIRECTIONS else ""
+    )
+    return (
+        f"<!DOCTYPE html>\n<html{root_attributes}><head><meta charset=\"utf-8\">"
+        f'<meta http-equiv="Content-Security-Policy" content="{DOCUMENT_CSP}">'
+        '<meta name="referrer" content="no-referrer">'
+        f"<title>{html_escaping.escape(title)}</title></head>"
+        f"<body>{sanitize_html(page_html).strip()}</body></html>\n"
+    )

@@ -31,6 +31,7 @@ from tests.unit.test_xss_corpus import (
     corpus_report,
     extraction,
     markdown_as_html,
+    vector_document,
 )
 
 SETTLE_MS = 600
@@ -148,11 +149,13 @@ def test_saved_page_made_inert_runs_nothing(page: Page, hook: Hook) -> None:
 
 
 def sanitised_document(vector: Vector) -> str:
-    """Everything readermode emits for one vector: the bare vector sanitised, the HTML of every
-    extraction path, and each path's Markdown rendered by a renderer that passes raw HTML and
-    every link scheme through."""
+    """Everything readermode emits for one vector: the bare vector sanitised, the whole page
+    sanitised as a document, the HTML of every extraction path, and each path's Markdown
+    rendered by a renderer that passes raw HTML and every link scheme through."""
     bare = sanitize_html(vector.html)
-    parts = [bare, markdown_as_html(html_to_markdown(bare))]
+    # The whole-page document lands in a <section>, so its own CSP meta is ignored (in a body)
+    # and only the sanitiser protects it.
+    parts = [bare, markdown_as_html(html_to_markdown(bare)), vector_document(vector)]
     for path in PATHS:
         result = extraction(vector, path)
         parts.append(result.html)

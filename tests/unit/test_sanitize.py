@@ -10,7 +10,13 @@ import lxml.html
 import pytest
 
 from extractor import PageSnapshot, extract, html_to_markdown, sanitize_html
-from extractor._sanitize import SNAPSHOT_CSP, inert_page_html, safe_url
+from extractor._sanitize import (
+    DOCUMENT_CSP,
+    SNAPSHOT_CSP,
+    inert_page_html,
+    safe_url,
+    sanitize_document,
+)
 from tests.conftest import FIXTURES
 
 
@@ -155,3 +161,39 @@ def test_inert_page_is_linear_on_hostile_starts() -> None:
         started = time.perf_counter()
         assert _csp_in_head(inert_page_html(page_html))
         assert time.perf_counter() - started < 1.0
+
+
+# --- a whole page as a viewable document ----------------------------------------------------
+
+
+def test_sanitised_document_keeps_title_language_and_body() -> None:
+    document = sanitize_document(
+        '<html lang="pt-BR" dir="RTL" onload="x()"><head><title> Notícias &amp; </title>'
+        "<script>x()</script><style>p{}</style></head><body><p onclick=x>Olá <b>mundo</b></p>"
+        "</body></html>"
+    )
+    root = lxml.html.document_fromstring(document)
+    assert root.attrib == {"lang": "pt-BR", "dir": "rtl"}
+    assert root.findtext("head/title") == "Notícias &"
+    assert lxml.html.tostring(root.find("body"), encoding="unicode") == (
+        "<body><p>Olá <b>mundo</b></p></body>"
+    )
+    assert root.find("head/meta[@http-equiv]").get("content") == DOCUMENT_CSP
+
+
+def test_sanitised_document_title_and_language_cannot_break_out() -> None:
+    document = sanitize_document(
+        '<html lang="en&quot; onload=&quot;x()" dir="ltr onclick=x()">'
+        "<title></title><script>x()</script></title><p>text</p>"
+    )
+    root = lxml.html.document_fromstring(document)
+    assert not root.attrib
+    assert [child.tag for child in root.find("head")] == ["meta", "meta", "meta", "title"]
+    assert "<script" not in document
+
+
+def test_sanitised_document_of_an_empty_page() -> None:
+    for page in ("", "  <!-- only a comment -->"):
+        root = lxml.html.document_fromstring(sanitize_document(page))
+        assert root.findtext("head/title") == ""
+        assert not root.find("body").text_content().strip()

@@ -40,7 +40,12 @@ from extractor import (
     html_to_markdown,
     sanitize_html,
 )
-from extractor._sanitize import ALLOWED_ATTRIBUTES, ALLOWED_TAGS
+from extractor._sanitize import (
+    ALLOWED_ATTRIBUTES,
+    ALLOWED_TAGS,
+    DOCUMENT_CSP,
+    sanitize_document,
+)
 from renderer._compare import (
     PageComparison,
     PageFailure,
@@ -226,7 +231,16 @@ def content_problems(
     attributes: dict[str, frozenset[str]] = SAFE_ATTRIBUTES,
 ) -> list[str]:
     """Everything in emitted content HTML that is not inert formatting; empty when safe."""
-    root = parse_output(markup)
+    return tree_problems(parse_output(markup), tags=tags, attributes=attributes)
+
+
+def tree_problems(
+    root: lxml.html.HtmlElement,
+    *,
+    tags: frozenset[str] = SAFE_TAGS,
+    attributes: dict[str, frozenset[str]] = SAFE_ATTRIBUTES,
+) -> list[str]:
+    """``content_problems`` of a parsed tree."""
     problems = []
     for node in root.iter():
         if not isinstance(node.tag, str):
@@ -238,9 +252,8 @@ def content_problems(
             continue  # the parser's own wrappers
         if tag in FORBIDDEN_TAGS or tag not in tags:
             problems.append(f"element <{tag}>")
-        problems.extend(
-            attribute_problems(node, attributes.get("*", frozenset()) | attributes.get(tag, frozenset()))
-        )
+        allowed = attributes.get("*", frozenset()) | attributes.get(tag, frozenset())
+        problems.extend(attribute_problems(node, allowed))
     return problems
 
 
@@ -417,6 +430,43 @@ def test_json_output_carries_the_same_sanitised_html(vector: Vector) -> None:
     result = extraction(vector, "static")
     assert result.to_dict()["html"] == result.html
     assert result.to_dict()["markdown"] == result.markdown
+
+
+_DOCUMENT_HEAD = [
+    ("meta", {"charset": "utf-8"}),
+    ("meta", {"http-equiv": "Content-Security-Policy", "content": DOCUMENT_CSP}),
+    ("meta", {"name": "referrer", "content": "no-referrer"}),
+    ("title", {}),
+]
+
+
+def document_problems(document: str) -> list[str]:
+    """A sanitised whole document: its head exactly the sanitiser's own (the page's title as
+    text), its body held to the content checks."""
+    root = parse_output(document)
+    head, body = root.find("head"), root.find("body")
+    problems = []
+    if [(child.tag, dict(child.attrib)) for child in head] != _DOCUMENT_HEAD:
+        problems.append(f"head: {lxml.html.tostring(head, encoding='unicode')[:200]}")
+    if len(head.find("title")):
+        problems.append("elements inside the title")
+    if set(root.attrib) - {"lang", "dir"}:
+        problems.append(f"<html {dict(root.attrib)}>")
+    return problems + tree_problems(body)
+
+
+def vector_document(vector: Vector) -> str:
+    """The viewable copy of a whole captured page (capture bundles), its title carrying the
+    vector too."""
+    return sanitize_document(article_page(vector).replace("<title>", f"<title>{vector.html}", 1))
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=IDS)
+def test_sanitised_document_is_inert(vector: Vector) -> None:
+    document = vector_document(vector)
+    problems = document_problems(document)
+    assert not problems, describe(vector, problems)
+    assert vector.marker in document
 
 
 # --- the QA report --------------------------------------------------------------------------
