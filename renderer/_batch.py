@@ -31,8 +31,10 @@ from urllib.parse import urlsplit
 from extractor import (
     Extraction,
     ExtractOptions,
+    Failure,
     ReadermodeError,
     SitewideOptions,
+    error_status,
     extract,
     remove_sitewide,
     site_key,
@@ -85,14 +87,29 @@ class PageRecord:
     error_kind: str | None = None
     error: str | None = None
     exit_code: int = 0
+    exception: ReadermodeError | None = field(default=None, repr=False, compare=False)
+    """The error that stopped a page (None for an internal error: that is a bug, not a kind)."""
 
     @property
     def ok(self) -> bool:
         return self.extraction is not None
 
+    @property
+    def status(self) -> str:
+        """ "ok", or the error's kind in kebab case ("content-too-short"), as in every format."""
+        if self.ok:
+            return "ok"
+        return error_status(self.exception) if self.exception else "internal-error"
+
+    def as_format_record(self) -> Extraction | Failure:
+        """The record the CSV and XML writers take."""
+        if self.extraction is not None:
+            return self.extraction
+        return Failure(self.target, self.exception or ReadermodeError(self.error or ""))
+
     def to_dict(self, *, content: bool = True) -> dict[str, Any]:
         """The record as one JSON object; ``content=False`` leaves out text, html, markdown."""
-        data: dict[str, Any] = {"target": self.target, "ok": self.ok}
+        data: dict[str, Any] = {"target": self.target, "ok": self.ok, "status": self.status}
         if self.extraction is None:
             data.update(error_kind=self.error_kind, error=self.error, exit_code=self.exit_code)
             return data
@@ -223,6 +240,7 @@ async def _attempt(capture: Capture, index: int, target: str) -> PageRecord:
             error_kind=type(exc).__name__,
             error=str(exc),
             exit_code=exc.exit_code,
+            exception=exc,
         )
     except Exception as exc:  # a bug on one page must not cost the batch the others
         return PageRecord(

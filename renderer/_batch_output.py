@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from tqdm import tqdm
 
-from extractor import Extraction
+from extractor import Extraction, csv_header, csv_line, to_csv_row, to_xml_batch
 
 from ._batch import PageRecord
 from ._static import is_url
@@ -41,8 +41,28 @@ HASH_CHARS = 10
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
 
+FILE_FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".xml": "xml"}
+"""A batch's -o path with one of these suffixes is one file in that format, else a folder."""
+
+
 def is_jsonl_path(path: str | Path) -> bool:
     return str(path).lower().endswith(JSONL_SUFFIXES)
+
+
+def batch_file_format(path: str | Path) -> str | None:
+    """The format a batch's single output file is written in, or None for a folder."""
+    return FILE_FORMATS.get(Path(path).suffix.lower())
+
+
+def open_batch_sink(
+    output_format: str, stream: TextIO, *, owns_stream: bool, append: bool = False
+) -> JsonLinesSink | CsvSink | XmlSink:
+    """The sink that writes a whole batch as one stream in ``output_format``."""
+    if output_format == "csv":
+        return CsvSink(stream, owns_stream=owns_stream, header=not append)
+    if output_format == "xml":
+        return XmlSink(stream, owns_stream=owns_stream)
+    return JsonLinesSink(stream, owns_stream=owns_stream)
 
 
 def page_file_name(target: str, extension: str) -> str:
@@ -105,6 +125,52 @@ class JsonLinesSink:
     def close(self) -> None:
         if self._owns:
             self._stream.close()
+
+
+class CsvSink:
+    """Writes a CSV batch: the header once, then one row per page (a failure is a row with its
+    status and error and no text), flushed per row."""
+
+    def __init__(self, stream: TextIO, *, owns_stream: bool = False, header: bool = True) -> None:
+        self._stream = stream
+        self._owns = owns_stream
+        self._header_due = header
+
+    def write(self, record: PageRecord) -> None:
+        if self._header_due:
+            self._stream.write(csv_line(csv_header()))
+            self._header_due = False
+        self._stream.write(csv_line(to_csv_row(record.as_format_record())))
+        self._stream.flush()
+
+    def close(self) -> None:
+        if self._header_due:  # an empty batch is still a valid CSV file
+            self._stream.write(csv_line(csv_header()))
+        if self._owns:
+            self._stream.close()
+        else:
+            self._stream.flush()
+
+
+class XmlSink:
+    """Writes an XML batch (one ``<pages>`` document) when the batch ends: XML cannot be
+    appended to a line at a time. Records are kept in input order."""
+
+    def __init__(self, stream: TextIO, *, owns_stream: bool = False) -> None:
+        self._stream = stream
+        self._owns = owns_stream
+        self._records: list[PageRecord] = []
+
+    def write(self, record: PageRecord) -> None:
+        self._records.append(record)
+
+    def close(self) -> None:
+        records = sorted(self._records, key=lambda record: record.index)
+        self._stream.write(to_xml_batch(record.as_format_record() for record in records))
+        if self._owns:
+            self._stream.close()
+        else:
+            self._stream.flush()
 
 
 class FolderSink:

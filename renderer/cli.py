@@ -29,7 +29,13 @@ from extractor import (
     PageSnapshot,
     ReadermodeError,
     SitewideOptions,
+    csv_header,
+    csv_line,
     extract,
+    front_matter,
+    to_csv_row,
+    to_jsonl_line,
+    to_xml,
 )
 
 from ._api import Renderer
@@ -44,9 +50,12 @@ from ._batch import (
 from ._batch_output import (
     INDEX_NAME,
     BatchProgress,
+    CsvSink,
     FolderSink,
     JsonLinesSink,
-    is_jsonl_path,
+    XmlSink,
+    batch_file_format,
+    open_batch_sink,
     resume_jsonl,
 )
 from ._compare import PageComparison, PageFailure, compare_page_sync
@@ -55,10 +64,13 @@ from ._options import RenderOptions
 from ._report import html_report, text_overview, text_summary
 from ._static import is_url, static_snapshot
 
-FORMATS = ("markdown", "text", "html", "json", "jsonl")
+FORMATS = ("markdown", "text", "html", "json", "jsonl", "xml", "csv")
 EXTENSIONS = {"markdown": ".md", "text": ".txt", "html": ".html", "json": ".json", "jsonl": ".json"}
+FRONT_MATTER_FORMATS = ("markdown", "text")
+COMMENTS_RULE = {"markdown": "---", "text": "-" * 40}
+"""Sets the comment section apart from the article in Markdown and text output."""
 """File extension of each format for a batch's one-file-per-page output (else ``.FORMAT``)."""
-BATCH_STDOUT_FORMATS = ("json", "jsonl")
+BATCH_STDOUT_FORMATS = ("json", "jsonl", "csv", "xml")
 EXIT_INTERRUPTED = 130
 DEBUG_ENV = "READERMODE_DEBUG"
 
@@ -143,6 +155,32 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="RULE",
         help=f"switch off a removal family ({', '.join(sorted(ALL_RULES))}); repeatable",
+    )
+    content = parser.add_argument_group("Content")
+    content.add_argument(
+        "--with-metadata",
+        action="store_true",
+        help="start Markdown and text output with YAML front matter (title, authors, dates, "
+        "site, language, description, image, tags, canonical URL)",
+    )
+    content.add_argument(
+        "--no-links", action="store_true", help="keep link text, drop link targets"
+    )
+    content.add_argument("--no-tables", action="store_true", help="leave tables out")
+    content.add_argument("--no-images", action="store_true", help="leave images out")
+    content.add_argument(
+        "--include-comments",
+        action="store_true",
+        help="read the page's comment section too, as a separate field (JSON: comments; "
+        "Markdown/text: a Comments section after the article)",
+    )
+    content.add_argument(
+        "--min-length",
+        type=_non_negative_int,
+        default=0,
+        metavar="N",
+        help="a result under N words is an error (exit 18, status content-too-short in a "
+        "batch) rather than output",
     )
     qa = parser.add_argument_group("Reader View QA")
     qa.add_argument(
@@ -258,17 +296,24 @@ def _check_batch_args(parser: argparse.ArgumentParser, args: argparse.Namespace)
         if value:
             parser.error(f"{flag} takes a single TARGET, not a batch")
     output = Path(args.output) if args.output else None
-    to_folder = output is not None and not is_jsonl_path(output)
+    file_format = batch_file_format(output) if output is not None else None
+    to_folder = output is not None and file_format is None
+    if file_format is not None:
+        if args.format not in (None, file_format, "json"):
+            parser.error(f"-o {output} is a {file_format} file, but -f {args.format} was given")
+        args.format = file_format
     if args.format is None:
         args.format = "jsonl"
     if not to_folder and args.format not in BATCH_STDOUT_FORMATS:
         parser.error(
-            f"a batch writes JSON Lines to stdout or a .jsonl file; for one {args.format} file "
-            "per page give -o DIR"
+            f"a batch writes JSON Lines, CSV or XML to stdout or one file; for one "
+            f"{args.format} file per page give -o DIR"
         )
     if to_folder and output.exists() and not output.is_dir():  # type: ignore[union-attr]
-        parser.error(f"-o {output}: not a folder (a batch's JSON Lines file ends in .jsonl)")
-    if args.resume and output is None:
+        parser.error(
+            f"-o {output}: not a folder (a batch's single file ends in .jsonl, .csv or .xml)"
+        )
+    if args.resume and (output is None or file_format not in (None, "jsonl")):
         parser.error("--resume reads the output back: give -o FILE.jsonl or -o DIR")
     if args.input_list == "-" and "-" in args.target:
         parser.error("stdin cannot be both the list (-i -) and a target (-)")
@@ -292,6 +337,13 @@ def _positive_float(value: str) -> float:
     number = float(value)
     if not number > 0:
         raise argparse.ArgumentTypeError("must be a positive number")
+    return number
+
+
+def _non_negative_int(value: str) -> int:
+    number = int(value)
+    if number < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
     return number
 
 
@@ -319,6 +371,11 @@ def extract_options(args: argparse.Namespace) -> ExtractOptions:
         max_bytes=args.max_bytes,
         rules=ALL_RULES - frozenset(args.keep),
         stages=args.stages,
+        links=not args.no_links,
+        tables=not args.no_tables,
+        images=not args.no_images,
+        include_comments=args.include_comments,
+        min_length=args.min_length,
     )
 
 
@@ -340,16 +397,31 @@ def sitewide_options(args: argparse.Namespace) -> SitewideOptions | None:
     return SitewideOptions(min_share=args.sitewide_min_share, min_pages=args.sitewide_min_pages)
 
 
-def render_output(extraction: Extraction, output_format: str) -> str:
-    """The extraction in the requested format, ending with one newline."""
+def render_output(
+    extraction: Extraction, output_format: str, *, with_metadata: bool = False
+) -> str:
+    """The extraction in the requested format, ending with one newline. ``with_metadata``
+    puts YAML front matter before Markdown and text."""
     if output_format == "json":
         return extraction.to_json() + "\n"
     if output_format == "jsonl":
-        return json.dumps(extraction.to_dict(), ensure_ascii=False) + "\n"
+        return to_jsonl_line(extraction) + "\n"
+    if output_format == "xml":
+        return to_xml(extraction)
+    if output_format == "csv":
+        return csv_line(csv_header()) + csv_line(to_csv_row(extraction))
     body = {"markdown": extraction.markdown, "text": extraction.text, "html": extraction.html}[
         output_format
     ]
-    return body if body.endswith("\n") else body + "\n"
+    body = body.rstrip("\n") + "\n"
+    if extraction.comments is not None and output_format in FRONT_MATTER_FORMATS:
+        comments = getattr(extraction.comments, output_format).rstrip("\n")
+        heading = "## Comments" if output_format == "markdown" else "Comments"
+        body += f"\n{COMMENTS_RULE[output_format]}\n\n{heading}\n\n{comments}\n"
+    if with_metadata and output_format in FRONT_MATTER_FORMATS:
+        header = front_matter(extraction.metadata, url=extraction.url)
+        body = f"{header}\n{body}" if header else body
+    return body
 
 
 def should_render(args: argparse.Namespace) -> bool:
@@ -446,7 +518,7 @@ def run_batch_command(args: argparse.Namespace) -> int:
     if not targets:
         raise EmptyInputError(f"{args.input_list}: the list holds no targets")
     output = Path(args.output) if args.output else None
-    to_folder = output is not None and not is_jsonl_path(output)
+    to_folder = output is not None and batch_file_format(output) is None
     done: set[str] = set()
     if args.resume and output is not None:
         done = resume_jsonl(
@@ -455,16 +527,20 @@ def run_batch_command(args: argparse.Namespace) -> int:
     todo = [target for target in dict.fromkeys(targets) if target not in done]
     if to_folder:
         output_format = args.format
-        sink: FolderSink | JsonLinesSink = FolderSink(
+        sink: FolderSink | JsonLinesSink | CsvSink | XmlSink = FolderSink(
             output,  # type: ignore[arg-type]
             extension=EXTENSIONS.get(output_format, "." + output_format),
-            render=lambda extraction: render_output(extraction, output_format),
+            render=lambda extraction: render_output(
+                extraction, output_format, with_metadata=args.with_metadata
+            ),
             append=args.resume,
         )
     elif output is not None:
-        sink = JsonLinesSink.to_file(output, append=args.resume)
+        output.parent.mkdir(parents=True, exist_ok=True)
+        stream = output.open("a" if args.resume else "w", encoding="utf-8", newline="")
+        sink = open_batch_sink(args.format, stream, owns_stream=True, append=args.resume)
     else:
-        sink = JsonLinesSink(sys.stdout)
+        sink = open_batch_sink(args.format, sys.stdout, owns_stream=False)
     options = BatchOptions(
         jobs=args.jobs,
         per_host=args.per_host,
@@ -498,7 +574,7 @@ def run(args: argparse.Namespace) -> int:
     if args.save_html:
         Path(args.save_html).write_text(snapshot.html, encoding="utf-8")
     extraction = extract(snapshot, options=options)
-    text = render_output(extraction, args.format)
+    text = render_output(extraction, args.format, with_metadata=args.with_metadata)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
     else:

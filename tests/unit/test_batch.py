@@ -200,6 +200,7 @@ def test_failures_are_recorded_and_do_not_stop_the_batch() -> None:
     assert by_target[targets[3]].to_dict() == {
         "target": targets[3],
         "ok": False,
+        "status": "fetch",
         "error_kind": "FetchError",
         "error": "connection refused",
         "exit_code": FetchError.exit_code,

@@ -1,0 +1,114 @@
+"""The command line's output formats and content options, as a user runs them (a process)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import lxml.etree as etree
+import pytest
+import yaml
+
+from extractor import ContentTooShortError, InputNotFoundError, csv_header
+from tests.cli.test_cli import assert_one_line_error, readermode
+from tests.conftest import FIXTURES, REPO
+
+PAGES = FIXTURES / "pages"
+COMET = next(PAGES.glob("chrome--*")) / "source.html"
+COMMENTS = next(PAGES.glob("comments--*")) / "source.html"
+SITE = sorted((FIXTURES / "sites" / "kelvik-courier").glob("page-*.html"))
+
+
+def schema() -> etree.XMLSchema:
+    return etree.XMLSchema(etree.parse(str(REPO / "docs" / "readermode.xsd")))
+
+
+def csv_rows(text: str) -> list[dict[str, str]]:
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = next(reader)
+    assert header == csv_header()
+    return [dict(zip(header, row, strict=True)) for row in reader]
+
+
+def test_xml_output_is_valid() -> None:
+    result = readermode(str(COMET), "-f", "xml")
+    assert result.returncode == 0, result.stderr
+    document = etree.fromstring(result.stdout.encode("utf-8"))
+    schema().assertValid(document)
+    assert "rooftop telescope" in " ".join(document.itertext())
+
+
+def test_csv_output_is_one_row() -> None:
+    result = readermode(str(COMET), "-f", "csv")
+    assert result.returncode == 0, result.stderr
+    (row,) = csv_rows(result.stdout)
+    assert row["status"] == "ok"
+    assert row["title"].startswith("Pupils' rooftop telescope")
+    assert "\n" in row["text"] and "rooftop" in row["text"]
+
+
+@pytest.mark.parametrize("output_format", ["markdown", "text"])
+def test_with_metadata_front_matter(output_format: str) -> None:
+    result = readermode(str(COMET), "-f", output_format, "--with-metadata")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("---\n")
+    header, body = result.stdout[4:].split("\n---\n", 1)
+    fields = yaml.safe_load(header)
+    assert fields["title"].startswith("Pupils' rooftop telescope")
+    assert str(fields["date_published"]) == "2024-11-02"
+    assert "rooftop" in body
+    plain = readermode(str(COMET), "-f", output_format)
+    assert not plain.stdout.startswith("---")
+
+
+def test_min_length_is_its_own_error() -> None:
+    result = readermode(str(COMET), "--min-length", "5000")
+    assert_one_line_error(result, ContentTooShortError.exit_code)
+    assert "below --min-length 5000" in result.stderr
+    assert readermode(str(COMET), "--min-length", "50").returncode == 0
+
+
+def test_no_links_and_no_images() -> None:
+    with_links = readermode(str(COMET)).stdout
+    assert "](" in with_links
+    without = readermode(str(COMET), "--no-links", "--no-images").stdout
+    assert "](" not in without and "![" not in without
+    assert "Rhys Okafor" in without  # the link's text stays
+
+
+def test_comments_apart_from_the_article() -> None:
+    plain = readermode(str(COMMENTS)).stdout
+    assert "Sam from Leeds" not in plain
+    result = readermode(str(COMMENTS), "--include-comments")
+    article, comments = result.stdout.split("\n## Comments\n", 1)
+    assert "Sam from Leeds" not in article and "Sam from Leeds" in comments
+    data = json.loads(readermode(str(COMMENTS), "--include-comments", "-f", "json").stdout)
+    assert "Sam from Leeds" in data["comments"]["text"]
+    assert "Sam from Leeds" not in data["text"]
+
+
+def test_batch_csv_on_stdout_has_a_row_per_page_failures_included() -> None:
+    result = readermode(*map(str, SITE[:3]), "missing.html", "-f", "csv", "--min-length", "1")
+    assert result.returncode == InputNotFoundError.exit_code
+    rows = csv_rows(result.stdout)
+    assert [row["status"] for row in rows].count("ok") == 3
+    (failed,) = [row for row in rows if row["status"] != "ok"]
+    assert failed["status"] == "input-not-found" and failed["text"] == ""
+
+
+def test_batch_to_an_xml_file(tmp_path: Path) -> None:
+    output = tmp_path / "pages.xml"
+    result = readermode(*map(str, SITE), "--min-length", "100000", "-o", str(output))
+    assert result.returncode == ContentTooShortError.exit_code
+    document = etree.parse(str(output))
+    schema().assertValid(document)
+    statuses = [page.get("status") for page in document.getroot()]
+    assert statuses == ["content-too-short"] * len(SITE)
+
+
+def test_batch_file_format_and_flag_must_agree(tmp_path: Path) -> None:
+    result = readermode(*map(str, SITE[:2]), "-f", "csv", "-o", str(tmp_path / "x.xml"))
+    assert result.returncode == 2
+    assert "is a xml file, but -f csv" in result.stderr
