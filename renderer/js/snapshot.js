@@ -2,7 +2,7 @@
 // One function expression: page.evaluate(source, options) -> {html, baseURI, url, title, stats}.
 //
 // options: {hiddenAttribute: "data-readermode-hidden", visibleAttribute: "data-readermode-visible",
-//           maxElements: 200000, maxDepth: 1000}
+//           maxElements: 200000, maxDepth: 1000, maxBytes: 0 (no cap)}
 //
 // Walks the LIVE DOM (never changes it) in flat-tree order and serialises it itself:
 //  - shadow roots (open, or closed made open by init.js) replace the host's light children; a
@@ -23,7 +23,10 @@
 //  - a <base href> with the document's baseURI is always present;
 //  - elements nested deeper than maxDepth (only scripts build such trees; libxml2 drops
 //    everything from depth ~2046 on, even with huge_tree) are left out, their content is kept;
-//  - after maxElements elements nothing more is written (stats.truncated).
+//  - after maxElements elements, or once the output would pass maxBytes (UTF-8 bytes, the closing
+//    tags still owed included), nothing more is written: stats.truncated, and stats.truncatedBy
+//    "elements" or "bytes". A text node that does not fit is cut. The tags left open are closed,
+//    so the output stays balanced and within maxBytes.
 // Never throws: a failing element is serialised without marks; a failing walk falls back to
 // the plain outerHTML with stats.failed set.
 (options) => {
@@ -38,6 +41,8 @@
     typeof opts.maxElements === "number" && opts.maxElements > 0 ? Math.floor(opts.maxElements) : 200000;
   const MAX_DEPTH =
     typeof opts.maxDepth === "number" && opts.maxDepth > 0 ? Math.floor(opts.maxDepth) : 1000;
+  const MAX_BYTES =
+    typeof opts.maxBytes === "number" && opts.maxBytes > 0 ? Math.floor(opts.maxBytes) : Infinity;
   const MAX_FRAME_DEPTH = 5;
   const SCAN_LIMIT = 500; // descendants looked at to decide zero-size / off-screen extent
   const TEXT_LIMIT = 200000; // nodes looked at to weigh an overlay's text against the page's
@@ -54,6 +59,8 @@
     lazyImages: 0,
     flattened: 0,
     truncated: false,
+    truncatedBy: null,
+    bytes: 0,
     errors: 0,
     ms: 0,
   };
@@ -545,7 +552,45 @@
   };
 
   // ---- serialiser -----------------------------------------------------------------------------
+  // UTF-8 size of a JS string: ASCII fast path; a surrogate pair is 2 + 2, other non-ASCII 2 or 3.
+  const ASCII_RE = /^[\x00-\x7f]*$/;
+  const utf8Size = (s) => {
+    if (ASCII_RE.test(s)) return s.length;
+    let n = 0;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c < 0xe000 ? 2 : 3;
+    }
+    return n;
+  };
+  // Every string written goes through out.push, which keeps the byte count; `owed` is the size
+  // of the closing tags still on the stack, kept back so that closing them cannot pass maxBytes.
   const out = [];
+  let owed = 0;
+  const write = out.push.bind(out);
+  out.push = (s) => {
+    stats.bytes += utf8Size(s);
+    return write(s);
+  };
+  const truncate = (by) => {
+    stats.truncated = true;
+    if (!stats.truncatedBy) stats.truncatedBy = by;
+  };
+  const fits = (s) => stats.bytes + owed + utf8Size(s) <= MAX_BYTES;
+  // The longest prefix of a text that fits in what is left (escaping counted, pairs kept whole).
+  const fitText = (s) => {
+    let room = MAX_BYTES - stats.bytes - owed;
+    let end = 0;
+    while (end < s.length && room > 0) {
+      const c = s.charCodeAt(end);
+      const pair = c >= 0xd800 && c < 0xdc00 && end + 1 < s.length ? 2 : 1;
+      const cost = c === 38 ? 5 : c === 60 || c === 62 ? 4 : pair === 2 ? 4 : c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+      if (cost > room) break;
+      room -= cost;
+      end += pair;
+    }
+    return s.slice(0, end);
+  };
   const nodes = [];
   const ctxs = [];
   const depths = [];
@@ -558,6 +603,7 @@
     }
   };
   const pushClose = (s) => {
+    owed += s.length; // closing tags are ASCII
     nodes.push(s);
     ctxs.push(null);
     depths.push(0);
@@ -567,12 +613,23 @@
   const isLdJson = (el) => (el.getAttribute("type") || "").trim().toLowerCase() === "application/ld+json";
   const ldJson = (el) => {
     // raw text: "<" only occurs inside JSON strings, where \u003c means the same
-    out.push('<script type="application/ld+json">' + (el.textContent || "").replace(/</g, "\\u003c") + "</script>");
+    emit('<script type="application/ld+json">' + (el.textContent || "").replace(/</g, "\\u003c") + "</script>");
+  };
+  // Write an opening tag (and owe its closing tag) only if both fit in maxBytes.
+  const emit = (open, close) => {
+    if (!fits(close ? open + close : open)) {
+      truncate("bytes");
+      return false;
+    }
+    out.push(open);
+    if (close) pushClose(close);
+    return true;
   };
   const relHas = (el, token) => (" " + (el.getAttribute("rel") || "").toLowerCase().replace(/\s+/g, " ") + " ").includes(" " + token + " ");
   const budget = () => {
+    if (stats.truncated) return false;
     if (stats.elements >= MAX_ELEMENTS) {
-      stats.truncated = true;
+      truncate("elements");
       return false;
     }
     stats.elements++;
@@ -630,8 +687,7 @@
     } catch (e) {
       stats.errors++;
     }
-    out.push("<div " + FRAME_ATTR + '="' + escAttr(src) + '"' + markAttrs(mark, reveal) + ">");
-    pushClose("</div>");
+    if (!emit("<div " + FRAME_ATTR + '="' + escAttr(src) + '"' + markAttrs(mark, reveal) + ">", "</div>")) return;
     pushChildren(list, fctx, depth + 1);
   };
 
@@ -687,9 +743,9 @@
       stats.errors++;
     }
     const tag = html ? RENAME.get(name) || name : name;
-    out.push("<" + tag + attrs + markAttrs(mark, reveal) + ">");
-    if (html && VOID.has(name)) return;
-    pushClose("</" + tag + ">");
+    const isVoid = html && VOID.has(name);
+    if (!emit("<" + tag + attrs + markAttrs(mark, reveal) + ">", isVoid ? "" : "</" + tag + ">")) return;
+    if (isVoid) return;
     pushChildren(list, cctx, depth + 1);
   };
 
@@ -699,13 +755,19 @@
       const ctx = ctxs.pop();
       const depth = depths.pop();
       if (ctx === null) {
+        owed -= node.length;
         out.push(node);
         continue;
       }
       if (stats.truncated) continue;
       const t = node.nodeType;
       if (t === 3 || t === 4) {
-        out.push(escText(node.data));
+        let text = escText(node.data);
+        if (!fits(text)) {
+          text = escText(fitText(node.data));
+          truncate("bytes");
+        }
+        out.push(text);
       } else if (t === 1) {
         try {
           element(node, ctx, depth);
@@ -718,6 +780,9 @@
 
   const head = (doc, info) => {
     out.push('<head><meta charset="utf-8">');
+    // what is still to come around the head's items: its <base>, </head>, <body></body></html>
+    const reserve = 40 + (info.base ? utf8Size(info.base) + 16 : 0);
+    owed += reserve;
     let hasBase = false;
     for (const el of doc.head ? Array.from(doc.head.children) : []) {
       try {
@@ -725,12 +790,12 @@
         const name = el.localName;
         if (name === "title") {
           if (!budget()) break;
-          out.push("<title" + attributes(el, info, true, name) + ">" + escText(el.textContent || "") + "</title>");
+          emit("<title" + attributes(el, info, true, name) + ">" + escText(el.textContent || "") + "</title>");
         } else if (name === "meta") {
           if (el.hasAttribute("charset")) continue;
           if ((el.getAttribute("http-equiv") || "").trim().toLowerCase() === "content-type") continue;
           if (!budget()) break;
-          out.push("<meta" + attributes(el, info, true, name) + ">");
+          emit("<meta" + attributes(el, info, true, name) + ">");
         } else if (name === "base") {
           if (hasBase || !el.hasAttribute("href")) continue;
           if (!budget()) break;
@@ -742,7 +807,7 @@
           out.push('<base href="' + escAttr(info.base) + '"' + rest + ">");
         } else if (name === "link") {
           if (!relHas(el, "canonical") || !budget()) continue;
-          out.push("<link" + attributes(el, info, true, name) + ">");
+          emit("<link" + attributes(el, info, true, name) + ">");
         } else if (name === "script") {
           if (isLdJson(el) && budget()) ldJson(el);
         }
@@ -750,6 +815,7 @@
         stats.errors++;
       }
     }
+    owed -= reserve;
     if (!hasBase && info.base) out.push('<base href="' + escAttr(info.base) + '">');
     out.push("</head>");
   };
