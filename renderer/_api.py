@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Coroutine
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -74,13 +75,19 @@ class AsyncRenderer:
         *,
         url: str | None = None,
         options: RenderOptions | None = None,
-        max_bytes: int = ExtractOptions().max_bytes,
+        max_bytes: int | None = None,
     ) -> PageSnapshot:
-        """Render a URL, or a file/stdin (``-``) served from memory at ``url``."""
+        """Render a URL, or a file/stdin (``-``) served from memory at ``url``.
+
+        ``max_bytes`` overrides ``options.max_bytes`` (the response and file size cap).
+        """
+        options = options or self.options
+        if max_bytes is not None:
+            options = replace(options, max_bytes=max_bytes)
         await self.start()
         assert self._handle is not None
-        request = _page_request(target, url=url, max_bytes=max_bytes)
-        return await render_page(self._handle, request, options or self.options)
+        request = _page_request(target, url=url, max_bytes=options.max_bytes)
+        return await render_page(self._handle, request, options)
 
     async def capture(
         self,
@@ -90,11 +97,16 @@ class AsyncRenderer:
         options: RenderOptions | None = None,
         extract_options: ExtractOptions | None = None,
     ) -> Extraction:
-        """Render, then extract the main content (the Readability.js result first)."""
+        """Render, then extract the main content (the Readability.js result first).
+
+        The response and file cap is ``options.max_bytes``; the snapshot is already bounded by
+        ``options.max_dom_bytes``, so the extractor's own input cap is raised to it if lower.
+        """
+        options = options or self.options
         extract_options = extract_options or ExtractOptions()
-        snapshot = await self.render(
-            target, url=url, options=options, max_bytes=extract_options.max_bytes
-        )
+        snapshot = await self.render(target, url=url, options=options)
+        if extract_options.max_bytes < options.max_dom_bytes:
+            extract_options = replace(extract_options, max_bytes=options.max_dom_bytes)
         return await asyncio.to_thread(extract, snapshot, options=extract_options)
 
 

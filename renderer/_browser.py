@@ -7,9 +7,10 @@ browser (which ``playwright install`` would have downloaded; these machines cann
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from playwright.async_api import Browser, BrowserContext, Playwright, async_playwright
@@ -41,6 +42,14 @@ VIEWPORT = {"width": 1280, "height": 900}
 
 LAUNCH_TIMEOUT_MS = 30_000
 
+CLOSE_WAIT_S = 1.0
+"""How long a capture waits for its context to close. Closing a tab whose main thread is
+stuck (an endless loop, a layout of a million elements) can take seconds: that is finished in
+the background, so the capture still returns within its budget."""
+
+SHUTDOWN_WAIT_S = 10.0
+"""How long ``close`` waits for contexts still closing in the background."""
+
 
 def find_chromium(explicit: str | None = None) -> str | None:
     """Path of the Chromium to use, or None when only Playwright's managed browser is left."""
@@ -71,6 +80,7 @@ class BrowserHandle:
     playwright: Playwright
     browser: Browser
     executable: str | None
+    _closing: set[asyncio.Task[None]] = field(default_factory=set)
 
     async def new_context(self) -> BrowserContext:
         return await self.browser.new_context(
@@ -78,15 +88,33 @@ class BrowserHandle:
             viewport=VIEWPORT,
             service_workers="block",  # a worker could answer from its cache behind our routes
             java_script_enabled=True,
+            accept_downloads=False,  # a page cannot write files; a download is just cancelled
         )
+
+    async def dispose(self, context: BrowserContext) -> None:
+        """Close a capture's context; wait at most ``CLOSE_WAIT_S``, then let it finish in
+        the background (``close`` waits for it). Never raises."""
+        task = asyncio.ensure_future(_close_quietly(context))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+        await asyncio.wait({task}, timeout=CLOSE_WAIT_S)
 
     async def close(self) -> None:
         try:
+            if self._closing:
+                await asyncio.wait(set(self._closing), timeout=SHUTDOWN_WAIT_S)
             await self.browser.close()
         except PlaywrightError:
             pass
         finally:
             await self.playwright.stop()
+
+
+async def _close_quietly(context: BrowserContext) -> None:
+    try:
+        await context.close()
+    except PlaywrightError:
+        pass  # already closed, or the browser is gone
 
 
 async def launch_browser(executable: str | None = None) -> BrowserHandle:

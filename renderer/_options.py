@@ -4,7 +4,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from extractor import DEFAULT_MAX_BYTES
+
 DEFAULT_BUDGET_S = 15.0
+
+DEFAULT_MAX_DOM_BYTES = DEFAULT_MAX_BYTES
+"""The snapshot is the extractor's input, so it gets the extractor's input cap (5 MB): a
+larger one would be refused by ``extract`` anyway."""
+
+DEFAULT_MAX_ELEMENTS = 50_000
+"""Measured here on a page of a million elements: extracting a 50,000-element snapshot takes
+~3.7 s, 200,000 ~13.5 s (and the snapshot itself ~1-3 s). Long real articles have 3,000-30,000
+elements; the scorer's own cap is also 50,000."""
+
+DEFAULT_MAX_REDIRECTS = 5
+"""As the static fetcher (--no-render). Chromium itself never follows more than 20."""
 
 NETWORK_QUIET_MS = 500
 """No request in flight for this long counts as a quiet network (Playwright's networkidle)."""
@@ -34,9 +48,31 @@ MAX_REVEAL = 50
 
 @dataclass(frozen=True, kw_only=True)
 class RenderOptions:
-    """How to render. ``budget`` bounds the whole capture, navigation included."""
+    """How to render. ``budget`` bounds the whole capture, navigation included.
+
+    The limits, each named in the error or warning it causes:
+
+    - ``budget`` (seconds): the whole capture. Nothing loaded by then: ``BudgetExceededError``;
+      a page still changing: the snapshot as it is, ``settled_by="budget"`` and a warning.
+    - ``max_bytes``: the main document's response (decoded bytes; a Content-Length above it is
+      refused before the body is read), and a file or stdin served from memory:
+      ``InputTooLargeError``.
+    - ``max_dom_bytes``: the serialised snapshot (UTF-8). The snapshot stops writing there and
+      closes its open tags: a partial result with a warning. Only a snapshot that could not be
+      cut (the in-page walk failed) raises ``LimitExceededError``.
+    - ``max_elements``: elements in the snapshot. It stops there: a partial result with a
+      warning (the article usually comes before what made the page huge).
+    - ``max_redirects``: HTTP redirects of one navigation: ``LimitExceededError``. Navigations
+      the page starts itself (script, meta refresh) are followed up to this many times; after
+      that the page is kept where it is, with a warning. A navigation to another origin after
+      the page loaded is never followed: what was captured is kept, with a warning.
+    """
 
     budget: float = DEFAULT_BUDGET_S
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_dom_bytes: int = DEFAULT_MAX_DOM_BYTES
+    max_elements: int = DEFAULT_MAX_ELEMENTS
+    max_redirects: int = DEFAULT_MAX_REDIRECTS
     browser: str | None = None
     readability_js: bool = True
     expand: bool = True
@@ -48,3 +84,12 @@ class RenderOptions:
     unfiltered, ``charThreshold`` 500) and keep it as ``PageSnapshot.reader_view``."""
     max_scroll_steps: int = MAX_SCROLL_STEPS
     scroll_time: float = SCROLL_TIME_S
+
+    def __post_init__(self) -> None:
+        for name in ("budget", "max_bytes", "max_dom_bytes", "max_elements"):
+            if not getattr(self, name) > 0:
+                raise ValueError(
+                    f"RenderOptions.{name} must be positive, not {getattr(self, name)}"
+                )
+        if self.max_redirects < 0:
+            raise ValueError(f"RenderOptions.max_redirects must be >= 0, not {self.max_redirects}")

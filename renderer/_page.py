@@ -3,7 +3,11 @@
 The whole capture shares one time budget (``Deadline``). Every wait is bounded by what is left
 of it, and every call into the page goes through ``asyncio.wait_for``, so a page whose main
 thread is stuck cannot hold the capture past its budget: it ends with what it has, and the
-snapshot says so in ``settled_by`` and ``warnings``.
+snapshot says so in ``settled_by`` and ``warnings``. A hard stop a little past the budget
+(``HARD_STOP_GRACE_S``) backs that up, and a context that is slow to close is closed in the
+background. What hostile pages do (dialogs, popups, redirect loops, huge responses, leaving
+for another origin) is handled by ``PageDefences`` (``_defences.py``); the snapshot's size is
+capped by ``RenderOptions.max_elements`` and ``max_dom_bytes``.
 """
 
 from __future__ import annotations
@@ -25,9 +29,11 @@ from extractor import (
     FEED_MARK,
     HIDDEN_MARK,
     BudgetExceededError,
+    EmptyInputError,
     ExtractOptions,
     FetchError,
     HTTPStatusError,
+    LimitExceededError,
     NavigationError,
     NotHTMLError,
     PageSnapshot,
@@ -38,6 +44,7 @@ from extractor import (
 )
 
 from ._browser import BrowserHandle
+from ._defences import PageDefences
 from ._fidelity import reader_view_options
 from ._options import (
     DOM_QUIET_MS,
@@ -53,7 +60,14 @@ from ._readability import ReadabilityUnavailable, parse_run, readability_express
 JS = Path(__file__).with_name("js")
 HIDDEN_ATTRIBUTE = HIDDEN_MARK
 FEED_ATTRIBUTE = FEED_MARK
-MAX_SNAPSHOT_ELEMENTS = 200_000
+MAX_SNAPSHOT_DEPTH = 500
+"""Elements nested deeper are left out of the snapshot (their content is kept). The
+extractor's text walk recurses once per level and meets Python's recursion limit (1,000) at
+~990 levels; Chromium's HTML parser itself stops nesting at 512, only scripts go deeper."""
+HARD_STOP_GRACE_S = 12.0
+"""The capture is cancelled this long after its budget, whatever it waits for. Every wait is
+already bounded by the budget; only the extras (screenshot, Reader View) may each run up to
+5 s past it."""
 POLL_S = 0.05
 READABILITY_RESERVE_S = 1.5
 """The stability checks stop while this much is left for the Readability.js run."""
@@ -130,11 +144,12 @@ class _Network:
 
 
 class _Session:
-    """One capture's page, clock and notes."""
+    """One capture's page, clock, defences and notes."""
 
-    def __init__(self, page: Page, deadline: Deadline) -> None:
+    def __init__(self, page: Page, deadline: Deadline, defences: PageDefences) -> None:
         self.page = page
         self.deadline = deadline
+        self.defences = defences
         self.network = _Network()
         self.network.attach(page)
         self.timings: dict[str, float] = {}
@@ -144,9 +159,15 @@ class _Session:
     def mark(self, name: str, since: float) -> None:
         self.timings[name] = round(time.monotonic() - since, 3)
 
-    async def evaluate(self, expression: str, arg: Any = None, *, cap: float = 10.0) -> Any:
-        """Evaluate in the page, bounded by the budget (and ``cap``) even if the page hangs."""
-        timeout = min(cap, self.deadline.remaining())
+    async def evaluate(
+        self, expression: str, arg: Any = None, *, cap: float = 10.0, settling: bool = False
+    ) -> Any:
+        """Evaluate in the page, bounded by the budget (and ``cap``) even if the page hangs.
+        ``settling``: bounded by the settle part of the budget, so a slow settle step cannot
+        eat the time kept for the snapshot."""
+        self.defences.check()
+        left = self.deadline.settle_remaining() if settling else self.deadline.remaining()
+        timeout = min(cap, left)
         if timeout <= 0:
             raise TimeoutError("budget spent")
         return await asyncio.wait_for(self.page.evaluate(expression, arg), timeout=timeout)
@@ -154,7 +175,9 @@ class _Session:
     async def settle_action(self, action: str, **extra: Any) -> dict[str, Any]:
         try:
             result = await self.evaluate(
-                _script("settle.js"), {"action": action, "maxReveal": MAX_REVEAL, **extra}
+                _script("settle.js"),
+                {"action": action, "maxReveal": MAX_REVEAL, **extra},
+                settling=True,
             )
         except (TimeoutError, PlaywrightError) as exc:
             self.warnings.append(f"{action}: {type(exc).__name__}")
@@ -183,10 +206,14 @@ class _Session:
         return False
 
 
-def _navigation_error(url: str, exc: PlaywrightError) -> ReadermodeError:
+def _navigation_error(url: str, exc: PlaywrightError, options: RenderOptions) -> ReadermodeError:
     message = str(exc).splitlines()[0]
     if "Download is starting" in message:
         return NotHTMLError(f"{url} is a download, not a page")
+    if "net::ERR_TOO_MANY_REDIRECTS" in message:  # Chromium's own cap (20) came first
+        return LimitExceededError(
+            "max_redirects", options.max_redirects, f"{url} redirected too many times"
+        )
     if "net::ERR_" in message:
         code = message[message.index("net::ERR_") :].split()[0]
         return FetchError(f"cannot load {url}: {code}")
@@ -224,28 +251,37 @@ async def _route_from_memory(context: BrowserContext, request: PageRequest, offl
         await context.route("**/*", handle)
 
 
-async def _navigate(session: _Session, url: str) -> int | None:
+async def _navigate(session: _Session, url: str, options: RenderOptions) -> int | None:
+    """Load ``url``; the defences' failures (too large, too many redirects, a crash) end the
+    wait at once."""
     started = time.monotonic()
+    race = session.defences.race
     try:
         # "commit": the server answered. A page that then never reaches DOMContentLoaded
         # (a script that never returns) is read as far as it got, not lost.
-        response = await session.page.goto(
-            url, wait_until="commit", timeout=max(1.0, session.deadline.settle_remaining() * 1000)
+        response = await race(
+            session.page.goto(
+                url,
+                wait_until="commit",
+                timeout=max(1.0, session.deadline.settle_remaining() * 1000),
+            )
         )
     except PlaywrightTimeoutError as exc:
         raise BudgetExceededError(
             f"{url} did not answer within the {session.deadline.seconds:g} s budget"
         ) from exc
     except PlaywrightError as exc:
-        raise _navigation_error(url, exc) from exc
+        raise _navigation_error(url, exc, options) from exc
     try:
-        await session.page.wait_for_load_state(
-            "domcontentloaded", timeout=max(1.0, session.deadline.settle_remaining() * 1000)
+        await race(
+            session.page.wait_for_load_state(
+                "domcontentloaded", timeout=max(1.0, session.deadline.settle_remaining() * 1000)
+            )
         )
     except PlaywrightTimeoutError:
         session.warnings.append("partial: the page did not finish loading (no DOMContentLoaded)")
     except PlaywrightError as exc:
-        raise _navigation_error(url, exc) from exc
+        raise _navigation_error(url, exc, options) from exc
     session.mark("navigate", started)
     if response is None:
         return None
@@ -320,12 +356,33 @@ async def _wait_images(session: _Session) -> None:
     session.mark("images", started)
 
 
-async def _snapshot(session: _Session) -> dict[str, Any]:
+async def _snapshot(session: _Session, options: RenderOptions) -> dict[str, Any]:
     return await session.evaluate(
         _script("snapshot.js"),
-        {"hiddenAttribute": HIDDEN_ATTRIBUTE, "maxElements": MAX_SNAPSHOT_ELEMENTS},
+        {
+            "hiddenAttribute": HIDDEN_ATTRIBUTE,
+            "maxElements": options.max_elements,
+            "maxBytes": options.max_dom_bytes,
+            "maxDepth": MAX_SNAPSHOT_DEPTH,
+        },
         cap=20.0,
     )
+
+
+def _snapshot_limits(snap: dict[str, Any], options: RenderOptions, url: str) -> list[str]:
+    """Warnings for a snapshot cut at a cap; LimitExceededError when it is over one anyway
+    (the in-page walk failed and fell back to the whole page's markup)."""
+    stats = snap.get("stats") or {}
+    size = len(snap["html"].encode("utf-8", "surrogatepass"))
+    if size > options.max_dom_bytes:
+        raise LimitExceededError(
+            "max_dom_bytes", options.max_dom_bytes, f"the snapshot of {url} has {size:,} bytes"
+        )
+    if not stats.get("truncated"):
+        return []
+    if stats.get("truncatedBy") == "bytes":
+        return [f"partial: the snapshot stopped at max_dom_bytes={options.max_dom_bytes:,} bytes"]
+    return [f"partial: the snapshot stopped at max_elements={options.max_elements:,} elements"]
 
 
 def _check_text(html: str, url: str) -> str:
@@ -335,7 +392,9 @@ def _check_text(html: str, url: str) -> str:
         return ""
 
 
-async def _until_stable(session: _Session) -> tuple[dict[str, Any] | None, str]:
+async def _until_stable(
+    session: _Session, options: RenderOptions
+) -> tuple[dict[str, Any] | None, str]:
     """Snapshot until two consecutive extractions agree or the budget runs out."""
     started = time.monotonic()
     previous_text: str | None = None
@@ -344,12 +403,23 @@ async def _until_stable(session: _Session) -> tuple[dict[str, Any] | None, str]:
     reason = "budget"
     while True:
         try:
-            snap = await _snapshot(session)
+            latest = await _snapshot(session, options)
         except (TimeoutError, PlaywrightError) as exc:
             session.warnings.append(f"snapshot failed: {type(exc).__name__}")
             break
+        snap = latest
         checks += 1
-        text = await asyncio.to_thread(_check_text, snap["html"], session.page.url)
+        if session.deadline.remaining() < READABILITY_RESERVE_S:
+            break  # the snapshot took the time: no check (and no second snapshot) fits
+        try:
+            # Bounded like every wait: a huge snapshot can take seconds to extract. The thread
+            # cannot be stopped, but the capture goes on without it.
+            text = await asyncio.wait_for(
+                asyncio.to_thread(_check_text, latest["html"], session.page.url),
+                timeout=session.deadline.remaining(),
+            )
+        except TimeoutError:
+            break
         if previous_text is not None and text == previous_text:
             reason = "stable"
             break
@@ -410,17 +480,35 @@ async def _reader_view(session: _Session) -> tuple[ReadabilityResult | None, str
 async def render_page(
     handle: BrowserHandle, request: PageRequest, options: RenderOptions
 ) -> PageSnapshot:
-    """Load, settle and snapshot one page in a fresh context (closed whatever happens)."""
+    """Load, settle and snapshot one page in a fresh context (closed whatever happens).
+
+    Returns within the budget (plus ``HARD_STOP_GRACE_S`` at worst) whatever the page does.
+    """
+    try:
+        return await asyncio.wait_for(
+            _render_page(handle, request, options), timeout=options.budget + HARD_STOP_GRACE_S
+        )
+    except TimeoutError as exc:
+        raise BudgetExceededError(
+            f"{request.url} held the capture past its {options.budget:g} s budget"
+        ) from exc
+
+
+async def _render_page(
+    handle: BrowserHandle, request: PageRequest, options: RenderOptions
+) -> PageSnapshot:
     deadline = Deadline(options.budget)
     context = await handle.new_context()
     try:
-        await context.add_init_script(script=_script("init.js"))
-        await context.add_init_script(script=_script("observe.js"))
+        for script in ("guard.js", "init.js", "observe.js"):
+            await context.add_init_script(script=_script(script))
         await _route_from_memory(context, request, options.offline)
         page = await context.new_page()
-        session = _Session(page, deadline)
-        status = await _navigate(session, request.url)
-
+        defences = PageDefences(context, page, options, request.url)
+        await defences.install()  # its route runs before _route_from_memory's (newest first)
+        session = _Session(page, deadline, defences)
+        status = await _navigate(session, request.url, options)
+        defences.loaded()
         started = time.monotonic()
         await session.wait_network_quiet(cap=5.0)
         await session.wait_dom_quiet(cap=5.0)  # waits out short pending timers too
@@ -443,13 +531,17 @@ async def render_page(
             await session.settle_action("expand")
         await _wait_images(session)
 
-        snap, settled_by = await _until_stable(session)
+        snap, settled_by = await _until_stable(session, options)
+        defences.check()
         if page.url.startswith("chrome-error:"):
             raise NavigationError(f"{request.url} navigated to a page the browser could not load")
         if snap is None:
             raise BudgetExceededError(
                 f"no snapshot of {request.url} within the {options.budget:g} s budget"
             )
+        if defences.main_document_bytes == 0:
+            raise EmptyInputError(f"{request.url} answered with an empty page (0 bytes)")
+        session.warnings.extend(_snapshot_limits(snap, options, request.url))
         if settled_by == "budget":
             session.warnings.append(
                 f"partial: the page was still changing when the {options.budget:g} s budget ran out"
@@ -473,11 +565,13 @@ async def render_page(
                 )
             except (TimeoutError, PlaywrightError) as exc:
                 session.warnings.append(f"screenshot failed: {type(exc).__name__}")
+        session.warnings.extend(defences.warnings())
         session.timings["total"] = round(time.monotonic() - session.started, 3)
         return PageSnapshot(
             html=snap["html"],
             url=request.url,
-            final_url=page.url,
+            # the document read: page.url already shows a refused navigation's target
+            final_url=snap.get("url") or page.url,
             status=status,
             readability=result,
             timings=session.timings,
@@ -486,7 +580,4 @@ async def render_page(
             reader_view=reader_view,
         )
     finally:
-        try:
-            await asyncio.wait_for(context.close(), timeout=5)
-        except (TimeoutError, PlaywrightError):
-            pass
+        await handle.dispose(context)
