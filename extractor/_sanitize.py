@@ -184,7 +184,14 @@ def safe_url(value: str) -> str | None:
     scheme = _SCHEME.match(url)
     if scheme and scheme.group(1).lower() not in URL_SCHEMES:
         return None
-    return _URL_UNSAFE.sub(lambda char: f"%{ord(char.group()):02X}", url)
+    # Most URLs need no encoding: search first (cheap) rather than always rebuild the string.
+    if _URL_UNSAFE.search(url):
+        url = _URL_UNSAFE.sub(_percent_encoded, url)
+    return url
+
+
+def _percent_encoded(char: re.Match[str]) -> str:
+    return f"%{ord(char.group()):02X}"
 
 
 def _filter_attribute(tag: str, attribute: str, value: str) -> str | None:
@@ -197,7 +204,7 @@ def _filter_attribute(tag: str, attribute: str, value: str) -> str | None:
     if attribute == "alt":
         # html-to-markdown writes alt text into ![...] without escaping "<", where CommonMark
         # reads raw HTML (commonmark.js even prints it unescaped inside the alt attribute).
-        return value.replace("<", "\u2039")
+        return value.replace("<", "\u2039") if "<" in value else value
     return value
 
 
