@@ -1,0 +1,312 @@
+"""Pages that fight back, and the renderer's limits (fixtures/hostile, tests/browser/hostile_server).
+
+Whatever a page does, a capture returns within its budget with a result (saying when it is
+partial) or one ReadermodeError, and the same browser still renders the next page. Every page
+is served on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from extractor import (
+    BudgetExceededError,
+    EmptyInputError,
+    HTTPStatusError,
+    InputTooLargeError,
+    LimitExceededError,
+    NavigationError,
+    NotHTMLError,
+    PageSnapshot,
+    ReadermodeError,
+    extract,
+)
+from renderer import Renderer, RenderOptions
+from tests.browser.conftest import chromium_tagged
+from tests.browser.hostile_server import HostileServer
+from tests.browser.test_lifecycle import wait_until_gone
+
+pytestmark = pytest.mark.browser
+
+BUDGET = 8.0
+OVERRUN_S = 3.0
+"""What a capture may take past its budget: closing the context (up to 1 s) and the thread
+hand-offs, on a shared 2-core machine."""
+ARTICLE = "harbour committee met on Tuesday evening"
+READERMODE = Path(sys.executable).with_name("readermode")
+
+
+@pytest.fixture(scope="module")
+def hostile() -> Iterator[HostileServer]:
+    server = HostileServer()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def other_origin() -> Iterator[HostileServer]:
+    """The same routes on another port: another origin."""
+    server = HostileServer()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def tagged() -> Iterator[Renderer]:
+    """One Renderer for every hostile page; its Chromium must be gone once it is closed."""
+    tag = uuid.uuid4().hex
+    previous = os.environ.get("READERMODE_TEST_TAG")
+    os.environ["READERMODE_TEST_TAG"] = tag  # inherited by the Chromium started now
+    try:
+        renderer = Renderer(RenderOptions(budget=BUDGET))
+        renderer.__enter__()
+    finally:
+        if previous is None:
+            del os.environ["READERMODE_TEST_TAG"]
+        else:
+            os.environ["READERMODE_TEST_TAG"] = previous
+    assert chromium_tagged(tag), "the tag finds this renderer's Chromium"
+    yield renderer
+    renderer.close()
+    assert wait_until_gone(lambda: chromium_tagged(tag)), "a Chromium outlived the renderer"
+
+
+def timed(renderer: Renderer, url: str, **kwargs: object) -> tuple[object, float]:
+    """(snapshot or the ReadermodeError raised, seconds taken)."""
+    started = time.monotonic()
+    try:
+        outcome: object = renderer.render(url, **kwargs)
+    except ReadermodeError as exc:
+        outcome = exc
+    return outcome, time.monotonic() - started
+
+
+def assert_next_page_works(renderer: Renderer, hostile: HostileServer) -> None:
+    snapshot = renderer.render(f"{hostile.base}/story.html")
+    assert ARTICLE in extract(snapshot).text
+
+
+# ---- pages that give a result ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "title", "warning"),
+    [
+        ("/dialogs.html", "Crane page that nags", "dismissed"),
+        ("/popups.html", "Crane page that opens windows", None),
+        ("/beforeunload.html", "Crane page that will not let go", ""),  # a trap and a loop
+        ("/polling.html", "Crane page that never stops fetching", None),
+        ("/js-redirect-loop.html", "Crane page that bounces", "max_redirects=5"),
+        ("/meta-refresh-loop.html", "Crane page that refreshes", "max_redirects=5"),
+        ("/download-trigger.html", "Crane page that downloads", None),
+        ("/million.html", "Crane page with a million elements", "max_elements=50,000"),
+        ("/nested?depth=5000", "Deeply nested crane page", None),
+        ("/deep-script.html?depth=2000", "Crane page nested deep by a script", None),
+    ],
+)
+def test_hostile_page_gives_a_result_within_the_budget(
+    tagged: Renderer, hostile: HostileServer, path: str, title: str, warning: str | None
+) -> None:
+    snapshot, seconds = timed(tagged, hostile.base + path)
+    assert isinstance(snapshot, PageSnapshot), snapshot
+    assert seconds < BUDGET + OVERRUN_S
+    text = extract(snapshot).text
+    assert title in text and ARTICLE in text
+    if warning is None:
+        assert not any("partial" in note for note in snapshot.warnings), snapshot.warnings
+    elif warning:
+        assert any(warning in note for note in snapshot.warnings), snapshot.warnings
+    if "million" in path:
+        assert snapshot.settled_by in ("stable", "budget")
+        assert len(snapshot.html.encode()) <= RenderOptions().max_dom_bytes
+
+
+def test_popups_are_not_opened(tagged: Renderer, hostile: HostileServer) -> None:
+    """guard.js: window.open returns null, as behind a popup blocker."""
+    snapshot = tagged.render(f"{hostile.base}/popups.html")
+    assert not any("window" in note for note in snapshot.warnings)
+    assert_next_page_works(tagged, hostile)
+
+
+def test_script_built_nesting_is_flattened_not_lost(
+    tagged: Renderer, hostile: HostileServer
+) -> None:
+    """2,000 levels built by a script: the snapshot stops nesting at 500 levels and keeps the
+    text, so the extractor (recursive in places) reads the deepest words too."""
+    extraction = tagged.capture(f"{hostile.base}/deep-script.html?depth=2000")
+    assert "Deepest words of the nested crane page" in extraction.text
+
+
+def test_page_that_never_stops_growing_is_partial(tagged: Renderer, hostile: HostileServer) -> None:
+    snapshot, seconds = timed(tagged, f"{hostile.base}/growing.html")
+    assert isinstance(snapshot, PageSnapshot), snapshot
+    assert seconds < BUDGET + OVERRUN_S
+    assert snapshot.settled_by == "budget" and ARTICLE in snapshot.html
+    assert any(note.startswith("partial:") for note in snapshot.warnings)
+
+
+def test_leaving_for_another_origin_keeps_what_was_captured(
+    tagged: Renderer, hostile: HostileServer, other_origin: HostileServer
+) -> None:
+    url = f"{hostile.base}/leaves.html?to={other_origin.base}/elsewhere.html"
+    snapshot, seconds = timed(tagged, url)
+    assert isinstance(snapshot, PageSnapshot), snapshot
+    assert seconds < BUDGET + OVERRUN_S
+    text = extract(snapshot).text
+    assert "Crane page that leaves for elsewhere" in text
+    assert "Somewhere else entirely" not in text
+    assert urlsplit(snapshot.final_url or "").port == urlsplit(hostile.base).port
+    assert any(other_origin.base in note for note in snapshot.warnings), snapshot.warnings
+
+
+def test_same_origin_navigation_is_followed(tagged: Renderer, hostile: HostileServer) -> None:
+    """The other side of the origin rule: a page moving within its own site is followed."""
+    snapshot = tagged.render(f"{hostile.base}/leaves.html?to={hostile.base}/elsewhere.html")
+    assert "Somewhere else entirely" in extract(snapshot).text
+    assert not any("stayed on" in note for note in snapshot.warnings), snapshot.warnings
+
+
+# ---- pages that end in one error ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "error", "fragment"),
+    [
+        ("/huge?mb=50", InputTooLargeError, "max_bytes=5,000,000"),
+        ("/huge?mb=50&chunked=1", InputTooLargeError, "max_bytes=5,000,000"),
+        ("/redirect?n=6", LimitExceededError, "max_redirects=5"),
+        ("/redirect-loop", LimitExceededError, "max_redirects=5"),
+        ("/status/404", HTTPStatusError, "HTTP 404"),
+        ("/status/500", HTTPStatusError, "HTTP 500"),
+        ("/file.pdf", NotHTMLError, "application/pdf"),
+        ("/image.png", NotHTMLError, "image/png"),
+        ("/data.json", NotHTMLError, "application/json"),
+        ("/attachment", NotHTMLError, "download"),
+        ("/empty", EmptyInputError, "empty"),
+        ("/slow-headers?s=30", BudgetExceededError, "budget"),
+        ("/deep-script.html?depth=5000", NavigationError, "crashed"),
+    ],
+)
+def test_hostile_page_ends_in_one_error(
+    tagged: Renderer, hostile: HostileServer, path: str, error: type, fragment: str
+) -> None:
+    outcome, seconds = timed(tagged, hostile.base + path)
+    assert isinstance(outcome, error), outcome
+    assert fragment in str(outcome) and "\n" not in str(outcome)
+    assert seconds < BUDGET + OVERRUN_S
+    if path.startswith(("/huge", "/deep-script", "/slow")):
+        assert_next_page_works(tagged, hostile)
+
+
+@pytest.mark.parametrize("path", ["/infinite-loop.html", "/million-visible.html"])
+def test_blocked_main_thread_cannot_hold_the_capture(
+    tagged: Renderer, hostile: HostileServer, path: str
+) -> None:
+    """page.evaluate cannot return from these: a partial result or BudgetExceededError, in time."""
+    outcome, seconds = timed(tagged, hostile.base + path)
+    assert seconds < BUDGET + OVERRUN_S
+    if isinstance(outcome, PageSnapshot):
+        assert outcome.settled_by == "budget" and outcome.warnings
+    else:
+        assert isinstance(outcome, BudgetExceededError), outcome
+    assert_next_page_works(tagged, hostile)
+
+
+# ---- limits: both sides of each cap ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("chunked", ["0", "1"])
+def test_max_bytes(tagged: Renderer, hostile: HostileServer, chunked: str) -> None:
+    url = f"{hostile.base}/huge?mb=0.1&chunked={chunked}"
+    with pytest.raises(InputTooLargeError, match="max_bytes=50,000"):
+        tagged.render(url, options=RenderOptions(budget=BUDGET, max_bytes=50_000))
+    snapshot = tagged.render(url, options=RenderOptions(budget=BUDGET, max_bytes=200_000))
+    assert ARTICLE in snapshot.html
+
+
+def test_max_bytes_keyword_overrides_the_option(tagged: Renderer, hostile: HostileServer) -> None:
+    with pytest.raises(InputTooLargeError, match="max_bytes=50,000"):
+        tagged.render(f"{hostile.base}/big?kb=100", max_bytes=50_000)
+
+
+def test_max_dom_bytes(tagged: Renderer, hostile: HostileServer) -> None:
+    url = f"{hostile.base}/big?kb=100"
+    capped = tagged.render(url, options=RenderOptions(budget=BUDGET, max_dom_bytes=20_000))
+    assert len(capped.html.encode()) <= 20_000
+    assert capped.html.rstrip().endswith("</html>")
+    assert any("max_dom_bytes=20,000" in note for note in capped.warnings), capped.warnings
+    assert ARTICLE in extract(capped).text  # the article came first: still read
+    full = tagged.render(url)
+    assert len(full.html.encode()) > 100_000
+    assert not any("max_dom_bytes" in note for note in full.warnings)
+
+
+def test_max_elements(tagged: Renderer, hostile: HostileServer) -> None:
+    url = f"{hostile.base}/big?kb=100"
+    capped = tagged.render(url, options=RenderOptions(budget=BUDGET, max_elements=100))
+    assert any("max_elements=100 " in note for note in capped.warnings), capped.warnings
+    assert ARTICLE in extract(capped).text
+    full = tagged.render(url, options=RenderOptions(budget=BUDGET, max_elements=5_000))
+    assert not any("max_elements" in note for note in full.warnings)
+    assert full.html.count("<p>") > capped.html.count("<p>")
+
+
+def test_max_redirects_http(tagged: Renderer, hostile: HostileServer) -> None:
+    url = f"{hostile.base}/redirect?n=2"
+    with pytest.raises(LimitExceededError, match="max_redirects=1") as raised:
+        tagged.render(url, options=RenderOptions(budget=BUDGET, max_redirects=1))
+    assert raised.value.option == "max_redirects" and raised.value.exit_code == 17
+    snapshot = tagged.render(url, options=RenderOptions(budget=BUDGET, max_redirects=2))
+    assert snapshot.final_url == f"{hostile.base}/story.html"
+
+
+def test_max_redirects_page_navigations(tagged: Renderer, hostile: HostileServer) -> None:
+    url = f"{hostile.base}/leaves.html?to={hostile.base}/elsewhere.html"
+    stopped = tagged.render(url, options=RenderOptions(budget=BUDGET, max_redirects=0))
+    assert any("max_redirects=0" in note for note in stopped.warnings), stopped.warnings
+    assert "Crane page that leaves" in extract(stopped).text
+
+
+def test_budget(tagged: Renderer, hostile: HostileServer) -> None:
+    started = time.monotonic()
+    with pytest.raises(BudgetExceededError, match="5 s budget"):
+        tagged.render(f"{hostile.base}/slow-headers?s=7", options=RenderOptions(budget=5.0))
+    assert time.monotonic() - started < 5.0 + OVERRUN_S
+    snapshot = tagged.render(f"{hostile.base}/slow-headers?s=1", options=RenderOptions(budget=8.0))
+    assert ARTICLE in snapshot.html
+
+
+# ---- the command line --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "error"),
+    [
+        ("/huge?mb=50", InputTooLargeError),
+        ("/redirect-loop", LimitExceededError),
+        ("/empty", EmptyInputError),
+        ("/file.pdf", NotHTMLError),
+    ],
+)
+def test_cli_one_line_error_and_exit_code(
+    hostile: HostileServer, path: str, error: type[ReadermodeError]
+) -> None:
+    tag = uuid.uuid4().hex
+    result = subprocess.run(
+        [str(READERMODE), hostile.base + path, "--timeout", "6"],
+        env={**os.environ, "READERMODE_TEST_TAG": tag},
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert result.returncode == error.exit_code, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert wait_until_gone(lambda: chromium_tagged(tag)), "the CLI left a Chromium running"
