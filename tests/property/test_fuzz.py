@@ -351,3 +351,22 @@ def test_the_watchdog_stops_a_hang() -> None:
     assert time.monotonic() - started < 20  # 0.2 CPU seconds, however loaded the machine
     INPUTS_RUN.pop("self-test", None)
     SLOWEST = before
+
+
+@pytest.mark.parametrize(
+    "nested",
+    [
+        # Found by test_extract_mutated_text: 10,000 links under 260 nested quotes took 10+ CPU s
+        # in readability-lxml (it re-measured every link for every candidate).
+        "<blockquote><p>words, more words</p>" * 260 + "<a href=x>" * 10_000 + "deep words",
+        # Deeper than Chromium ever nests: 15 CPU s at depth 1,024.
+        "<a href=x><blockquote><p>words, more words</p>" * 512,
+    ],
+    ids=["links-under-quotes", "depth-1024"],
+)
+def test_nesting_found_by_the_fuzzer_is_fast(nested: str) -> None:
+    page = f"<html><body><article><p>A first paragraph, with words.</p>{nested}</article></body></html>"
+    with time_limit("regression", limit=3.0):
+        result = extractor.extract(page)
+    skipped = [entry for entry in result.trace if entry.name == "readability-lxml"]
+    assert skipped and "nest" in skipped[0].reason, skipped
