@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from extractor import Extraction, ExtractOptions, PageSnapshot, extract
 
 from ._browser import BrowserHandle, launch_browser
+from ._bundle import LAYOUT, write_bundle
 from ._options import RenderOptions
 from ._page import PageRequest, render_page
 from ._static import is_url, read_target_bytes
@@ -110,6 +111,45 @@ class AsyncRenderer:
         return await asyncio.to_thread(extract, snapshot, options=extract_options)
 
 
+    @property
+    def browser_version(self) -> str | None:
+        """The running Chromium's version, once started."""
+        return self._handle.browser.version if self._handle is not None else None
+
+    async def capture_bundle(
+        self,
+        target: str,
+        directory: str | Path,
+        *,
+        url: str | None = None,
+        options: RenderOptions | None = None,
+        extract_options: ExtractOptions | None = None,
+    ) -> Extraction:
+        """Capture one page into a bundle folder (``_bundle.py``): snapshot, MHTML archive,
+        full-page screenshot, extraction JSON and Markdown, manifest. Returns the extraction."""
+        folder = Path(directory)
+        folder.mkdir(parents=True, exist_ok=True)
+        options = replace(
+            options or self.options,
+            screenshot=str(folder / LAYOUT.screenshot),
+            mhtml=str(folder / LAYOUT.mhtml),
+        )
+        extract_options = extract_options or ExtractOptions()
+        snapshot = await self.render(target, url=url, options=options)
+        if extract_options.max_bytes < options.max_dom_bytes:
+            extract_options = replace(extract_options, max_bytes=options.max_dom_bytes)
+        extraction = await asyncio.to_thread(extract, snapshot, options=extract_options)
+        write_bundle(
+            folder,
+            snapshot,
+            extraction,
+            render_options=options,
+            extract_options=extract_options,
+            browser_version=self.browser_version,
+        )
+        return extraction
+
+
 class Renderer:
     """Synchronous wrapper: the async core on a private event loop in its own thread.
 
@@ -148,6 +188,9 @@ class Renderer:
 
     def capture(self, target: str, **kwargs: Any) -> Extraction:
         return self._call(self._core.capture(target, **kwargs))
+
+    def capture_bundle(self, target: str, directory: str | Path, **kwargs: Any) -> Extraction:
+        return self._call(self._core.capture_bundle(target, directory, **kwargs))
 
     def close(self) -> None:
         """Close the browser and stop the loop's thread; safe to call twice."""

@@ -25,6 +25,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequen
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -75,6 +76,9 @@ class BatchOptions:
     extract_options: ExtractOptions = field(default_factory=ExtractOptions)
     sitewide: SitewideOptions | None = field(default_factory=SitewideOptions)
     """None (or ``min_share`` 0) switches the site-wide pass off."""
+    bundle_folder: Callable[[str], Path] | None = None
+    """When set, each rendered page is captured into a bundle in the folder it names for the
+    target (``AsyncRenderer.capture_bundle``); static pages have no bundle (nothing rendered)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -267,6 +271,12 @@ class _Capturer:
 
     async def __call__(self, target: str) -> Extraction:
         if self._renders(target):
+            if self._options.bundle_folder is not None:
+                return await self._renderer.capture_bundle(
+                    target,
+                    self._options.bundle_folder(target),
+                    extract_options=self._options.extract_options,
+                )
             return await self._renderer.capture(
                 target, extract_options=self._options.extract_options
             )
@@ -279,6 +289,8 @@ class _Capturer:
             target,
             timeout=options.render_options.budget,
             max_bytes=options.extract_options.max_bytes,
+            max_redirects=options.render_options.max_redirects,
+            block_private=options.render_options.block_private,
         )
         return extract(snapshot, options=options.extract_options)
 

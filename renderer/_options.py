@@ -84,6 +84,13 @@ class RenderOptions:
     unfiltered, ``charThreshold`` 500) and keep it as ``PageSnapshot.reader_view``."""
     max_scroll_steps: int = MAX_SCROLL_STEPS
     scroll_time: float = SCROLL_TIME_S
+    block_private: bool = True
+    """Refuse the page and every request, redirect hop and WebSocket that leads to a
+    loopback, private, link-local, carrier-grade NAT or cloud-metadata address (after DNS),
+    and file: URLs (``_netguard.py``). On by default for the Python API, which is what a
+    service embeds; the CLI turns it off unless ``--block-private`` (local dev servers)."""
+    mhtml: str | None = None
+    """Also save the live page as an MHTML archive at this path (capture bundles)."""
 
     def __post_init__(self) -> None:
         for name in ("budget", "max_bytes", "max_dom_bytes", "max_elements"):

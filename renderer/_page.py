@@ -46,6 +46,7 @@ from extractor import (
 from ._browser import BrowserHandle
 from ._defences import PageDefences
 from ._fidelity import reader_view_options
+from ._netguard import install_guard
 from ._options import (
     DOM_QUIET_MS,
     IMAGE_WAIT_S,
@@ -245,7 +246,7 @@ async def _route_from_memory(context: BrowserContext, request: PageRequest, offl
         elif offline:
             await route.abort("blockedbyclient")
         else:
-            await route.continue_()
+            await route.fallback()  # to the private-network guard, when there is one
 
     if request.body is not None or offline:
         await context.route("**/*", handle)
@@ -477,6 +478,23 @@ async def _reader_view(session: _Session) -> tuple[ReadabilityResult | None, str
     return result, None
 
 
+async def _save_mhtml(
+    context: BrowserContext, page: Page, path: str, deadline: Deadline
+) -> str | None:
+    """Chromium's own MHTML archive of the live page (CDP ``Page.captureSnapshot``): the page
+    with its subresources in one file. Like the screenshot, an extra that may fail alone."""
+    try:
+        session = await context.new_cdp_session(page)
+        result = await asyncio.wait_for(
+            session.send("Page.captureSnapshot", {"format": "mhtml"}),
+            timeout=max(1.0, deadline.remaining() + 5),
+        )
+        Path(path).write_text(result["data"], encoding="utf-8", newline="")
+    except (TimeoutError, PlaywrightError, OSError, KeyError) as exc:
+        return f"MHTML archive failed: {type(exc).__name__}"
+    return None
+
+
 async def render_page(
     handle: BrowserHandle, request: PageRequest, options: RenderOptions
 ) -> PageSnapshot:
@@ -502,12 +520,22 @@ async def _render_page(
     try:
         for script in ("guard.js", "init.js", "observe.js"):
             await context.add_init_script(script=_script(script))
+        # Route handlers run newest first: defences, then the page from memory, then the
+        # network guard, so bytes served from memory never count as a network request.
+        network_guard = await install_guard(context) if options.block_private else None
         await _route_from_memory(context, request, options.offline)
         page = await context.new_page()
         defences = PageDefences(context, page, options, request.url)
         await defences.install()  # its route runs before _route_from_memory's (newest first)
         session = _Session(page, deadline, defences)
-        status = await _navigate(session, request.url, options)
+        try:
+            status = await _navigate(session, request.url, options)
+        except ReadermodeError:
+            if network_guard is not None:
+                network_guard.raise_if_target_blocked(request.url)
+            raise
+        if network_guard is not None:
+            await network_guard.verify()  # a redirect into a private network fails here
         defences.loaded()
         started = time.monotonic()
         await session.wait_network_quiet(cap=5.0)
@@ -565,6 +593,12 @@ async def _render_page(
                 )
             except (TimeoutError, PlaywrightError) as exc:
                 session.warnings.append(f"screenshot failed: {type(exc).__name__}")
+        if options.mhtml:
+            problem = await _save_mhtml(context, page, options.mhtml, deadline)
+            if problem:
+                session.warnings.append(problem)
+        if network_guard is not None:
+            await network_guard.verify()
         session.warnings.extend(defences.warnings())
         session.timings["total"] = round(time.monotonic() - session.started, 3)
         return PageSnapshot(

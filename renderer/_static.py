@@ -65,6 +65,7 @@ def static_snapshot(
     timeout: float = DEFAULT_TIMEOUT_S,
     max_bytes: int = 5_000_000,
     max_redirects: int = MAX_REDIRECTS,
+    block_private: bool = True,
     guard: AddressGuard | None = None,
 ) -> PageSnapshot:
     """A snapshot of ``target`` without running any of its scripts.
@@ -72,11 +73,15 @@ def static_snapshot(
     ``target`` is an http(s) URL, a path (or file: URL) or ``-`` for stdin; ``url`` is the
     address a file or stdin was saved from, so its relative links resolve.
 
-    With a ``guard`` (private networks blocked), a URL and its redirects must lead to public
+    ``block_private`` (on by default, as for ``RenderOptions``; the CLI turns it off unless
+    ``--block-private``) puts a default ``AddressGuard`` in place; ``guard`` supplies a
+    configured one. With a guard, a URL and its redirects must lead to public
     addresses, and a ``file:`` URL is refused: a service that forwards its users' URLs must not
     read its own disk. A plain path and ``-`` stay allowed: they are not URLs but the caller's
     own input (the CLI's files), so a service must hand over URLs only.
     """
+    if guard is None and block_private:
+        guard = AddressGuard()
     if guard is not None and urlsplit(target).scheme.lower() == "file":
         guard.refuse_scheme(target)
     if is_url(target):

@@ -33,6 +33,7 @@ from extractor import (
     csv_line,
     extract,
     front_matter,
+    inert_page_html,
     to_csv_row,
     to_jsonl_line,
     to_xml,
@@ -56,11 +57,18 @@ from ._batch_output import (
     XmlSink,
     batch_file_format,
     open_batch_sink,
+    page_file_name,
     resume_jsonl,
 )
+from ._bundle import extract_from_bundle
 from ._compare import PageComparison, PageFailure, compare_page_sync
 from ._fetch import DEFAULT_TIMEOUT_S
-from ._options import RenderOptions
+from ._options import (
+    DEFAULT_MAX_DOM_BYTES,
+    DEFAULT_MAX_ELEMENTS,
+    DEFAULT_MAX_REDIRECTS,
+    RenderOptions,
+)
 from ._report import html_report, text_overview, text_summary
 from ._static import is_url, static_snapshot
 
@@ -126,7 +134,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--screenshot", metavar="FILE", help="save a full-page PNG when rendering")
     parser.add_argument(
-        "--save-html", metavar="FILE", help="save the snapshot the extractor read (rendered DOM)"
+        "--save-html",
+        metavar="FILE",
+        help="save the captured page (the DOM the extractor read) as raw markup, not sanitised "
+        "content; a Content-Security-Policy keeps its scripts from running in a browser",
     )
     parser.add_argument(
         "--timeout",
@@ -155,6 +166,58 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="RULE",
         help=f"switch off a removal family ({', '.join(sorted(ALL_RULES))}); repeatable",
+    )
+    limits = parser.add_argument_group("Limits (each error names the one it hit)")
+    limits.add_argument(
+        "--max-dom-bytes",
+        type=_positive_int,
+        default=DEFAULT_MAX_DOM_BYTES,
+        metavar="N",
+        help="cut the rendered snapshot at this many bytes (a partial result with a warning; "
+        f"default {DEFAULT_MAX_DOM_BYTES:,})",
+    )
+    limits.add_argument(
+        "--max-elements",
+        type=_positive_int,
+        default=DEFAULT_MAX_ELEMENTS,
+        metavar="N",
+        help="cut the rendered snapshot after this many elements (partial, with a warning; "
+        f"default {DEFAULT_MAX_ELEMENTS:,})",
+    )
+    limits.add_argument(
+        "--max-redirects",
+        type=_non_negative_int,
+        default=DEFAULT_MAX_REDIRECTS,
+        metavar="N",
+        help=f"HTTP redirects followed per page, then exit 17 (default {DEFAULT_MAX_REDIRECTS})",
+    )
+    network = limits.add_mutually_exclusive_group()
+    network.add_argument(
+        "--block-private",
+        dest="block_private",
+        action="store_true",
+        help="refuse loopback, private, link-local and cloud-metadata addresses (after DNS, "
+        "on every redirect and subresource) and file: URLs (exit 16); the Python API does "
+        "this by default",
+    )
+    network.add_argument(
+        "--allow-private",
+        dest="block_private",
+        action="store_false",
+        help="allow them (the CLI's default: local dev servers are a real use)",
+    )
+    capture = parser.add_argument_group("Capture bundles")
+    capture.add_argument(
+        "--bundle",
+        metavar="DIR",
+        help="also write a capture bundle: snapshot, MHTML archive, screenshot, extraction "
+        "JSON and Markdown, manifest (a batch: one subfolder per rendered page)",
+    )
+    capture.add_argument(
+        "--from-bundle",
+        action="store_true",
+        help="TARGET is a bundle folder: extract it again offline, with the options it was "
+        "captured with",
     )
     content = parser.add_argument_group("Content")
     content.add_argument(
@@ -257,6 +320,12 @@ def check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
     with --compare or a batch (``args.batch``) every target is in ``args.targets``."""
     args.compare = args.compare or args.report is not None
     targets = list(args.target)
+    if args.bundle and (args.no_render or args.compare or args.from_bundle):
+        parser.error(
+            "--bundle captures a rendered page: not with --no-render, --compare or --from-bundle"
+        )
+    if args.from_bundle and (len(targets) != 1 or args.input_list or args.compare):
+        parser.error("--from-bundle takes one TARGET, a bundle folder")
     args.batch = not args.compare and (len(targets) > 1 or args.input_list is not None)
     if args.batch:
         _check_batch_args(parser, args)
@@ -368,7 +437,8 @@ def _stage_list(value: str) -> tuple:
 def extract_options(args: argparse.Namespace) -> ExtractOptions:
     """The extraction options the command line asks for (every mode builds them here)."""
     return ExtractOptions(
-        max_bytes=args.max_bytes,
+        # A rendered snapshot is bounded by --max-dom-bytes, the input by --max-bytes.
+        max_bytes=max(args.max_bytes, args.max_dom_bytes),
         rules=ALL_RULES - frozenset(args.keep),
         stages=args.stages,
         links=not args.no_links,
@@ -387,6 +457,11 @@ def render_options(args: argparse.Namespace, **overrides: object) -> RenderOptio
         readability_js=not args.no_readability_js,
         offline=args.offline,
         screenshot=args.screenshot,
+        max_bytes=args.max_bytes,
+        max_dom_bytes=args.max_dom_bytes,
+        max_elements=args.max_elements,
+        max_redirects=args.max_redirects,
+        block_private=args.block_private,
     )
     return replace(options, **overrides)  # type: ignore[arg-type]
 
@@ -496,7 +571,7 @@ def run_compare(args: argparse.Namespace) -> int:
             # Only --save-html (one target) needs the snapshot: a long list must not keep them.
             entries.append(comparison if len(targets) == 1 else replace(comparison, snapshot=None))
     if args.save_html and isinstance(entries[0], PageComparison) and entries[0].snapshot:
-        Path(args.save_html).write_text(entries[0].snapshot.html, encoding="utf-8")
+        Path(args.save_html).write_text(inert_page_html(entries[0].snapshot.html), encoding="utf-8")
     if args.report:
         Path(args.report).write_text(html_report(entries), encoding="utf-8")
     text = compare_output(entries, args)
@@ -549,6 +624,9 @@ def run_batch_command(args: argparse.Namespace) -> int:
         render_options=render_options(args),
         extract_options=extract_options(args),
         sitewide=sitewide_options(args),
+        bundle_folder=(lambda target: Path(args.bundle) / page_file_name(target, ""))
+        if args.bundle
+        else None,
     )
     progress = BatchProgress(len(todo))
     try:
@@ -565,15 +643,28 @@ def run(args: argparse.Namespace) -> int:
     if args.batch:
         return run_batch_command(args)
     options = extract_options(args)
-    if should_render(args):
-        snapshot = render_snapshot(args)
+    if args.from_bundle:
+        extraction = extract_from_bundle(Path(args.target))
+    elif args.bundle:
+        with Renderer(render_options(args)) as renderer:
+            extraction = renderer.capture_bundle(
+                args.target, args.bundle, url=args.url, extract_options=options
+            )
     else:
-        snapshot = static_snapshot(
-            args.target, url=args.url, timeout=args.timeout, max_bytes=args.max_bytes
-        )
-    if args.save_html:
-        Path(args.save_html).write_text(snapshot.html, encoding="utf-8")
-    extraction = extract(snapshot, options=options)
+        if should_render(args):
+            snapshot = render_snapshot(args)
+        else:
+            snapshot = static_snapshot(
+                args.target,
+                url=args.url,
+                timeout=args.timeout,
+                max_bytes=args.max_bytes,
+                max_redirects=args.max_redirects,
+                block_private=args.block_private,
+            )
+        if args.save_html:
+            Path(args.save_html).write_text(inert_page_html(snapshot.html), encoding="utf-8")
+        extraction = extract(snapshot, options=options)
     text = render_output(extraction, args.format, with_metadata=args.with_metadata)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")

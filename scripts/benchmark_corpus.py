@@ -72,7 +72,7 @@ SYSTEMS = {
 PEERS = ("readability-js", "readability-lxml", "trafilatura")
 LOSS_MARGIN = 0.05
 RENDER_SHIFT = 0.2
-RENDER_OPTIONS = RenderOptions(offline=True, budget=15)
+RENDER_OPTIONS = RenderOptions(offline=True, budget=15, block_private=False)
 TIMING_KEYS = ("navigate", "quiet", "scroll", "images", "stability", "readability", "total")
 
 

@@ -77,7 +77,7 @@ def spa_server() -> Iterator[str]:
 @pytest.fixture(scope="session")
 def renderer() -> Iterator[Renderer]:
     """One Chromium for every capture test (a fresh context per page)."""
-    with Renderer(RenderOptions(budget=20.0)) as shared:
+    with Renderer(RenderOptions(block_private=False, budget=20.0)) as shared:
         yield shared
 
 

@@ -29,8 +29,8 @@ from tests.unit.test_charsets import (
 
 pytestmark = pytest.mark.browser
 
-BUDGET = RenderOptions(budget=8.0)
-OFFLINE = RenderOptions(budget=8.0, offline=True)
+BUDGET = RenderOptions(block_private=False, budget=8.0)
+OFFLINE = RenderOptions(block_private=False, budget=8.0, offline=True)
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from tests.browser.conftest import SPA
 
 pytestmark = pytest.mark.browser
 
-OFFLINE = RenderOptions(offline=True, budget=15.0)
+OFFLINE = RenderOptions(block_private=False, offline=True, budget=15.0)
 
 
 def readermode(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -90,7 +90,7 @@ def test_async_renderer_captures_concurrently(spa_server: str) -> None:
     names = ["timeout-text", "json-render", "shadow-open"]
 
     async def capture_all() -> list[str]:
-        async with AsyncRenderer() as renderer:
+        async with AsyncRenderer(RenderOptions(block_private=False)) as renderer:
             results = await asyncio.gather(
                 *(renderer.capture(f"{spa_server}{n}/index.html") for n in names)
             )

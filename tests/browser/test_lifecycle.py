@@ -78,7 +78,7 @@ def test_one_browser_many_pages_then_nothing_left(
     tag = uuid.uuid4().hex
     monkeypatch.setenv("READERMODE_TEST_TAG", tag)  # inherited by the Chromium we start
     before = chromium_roots(os.getpid())
-    with Renderer() as renderer:
+    with Renderer(RenderOptions(block_private=False)) as renderer:
         ours = chromium_roots(os.getpid()) - before
         assert len(ours) == 1, "one browser process for this renderer"
         assert chromium_tagged(tag), "the tag finds our Chromium (so the CLI check below can fail)"
@@ -106,14 +106,14 @@ def test_refused_connection_is_a_fetch_error(renderer: Renderer) -> None:
 def test_slow_server_spends_the_budget_not_more(server: str, renderer: Renderer) -> None:
     started = time.monotonic()
     with pytest.raises(BudgetExceededError):
-        renderer.render(f"{server}/slow", options=RenderOptions(budget=2.0))
+        renderer.render(f"{server}/slow", options=RenderOptions(block_private=False, budget=2.0))
     assert time.monotonic() - started < 8
 
 
 def test_frozen_main_thread_cannot_hold_the_capture(server: str, renderer: Renderer) -> None:
     started = time.monotonic()
     try:
-        snapshot = renderer.render(f"{server}/frozen", options=RenderOptions(budget=4.0))
+        snapshot = renderer.render(f"{server}/frozen", options=RenderOptions(block_private=False, budget=4.0))
     except BudgetExceededError:
         snapshot = None
     assert time.monotonic() - started < 4.0 + 12  # budget, plus closing the stuck context

@@ -184,7 +184,9 @@ def test_file_bytes(case: CharsetCase) -> None:
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
 def test_served_without_a_browser(case: CharsetCase, variant: str, charset_server: str) -> None:
     """The --no-render path: fetched from 127.0.0.1, the header's charset as transport evidence."""
-    snapshot = static_snapshot(f"{charset_server}{case.name}/{variant}", timeout=5)
+    snapshot = static_snapshot(
+        f"{charset_server}{case.name}/{variant}", timeout=5, block_private=False
+    )
     assert_case_extracted(extract(snapshot), case)
 
 
