@@ -116,27 +116,42 @@ def text_blocks(root: HtmlElement) -> list[str]:
     return ["\n".join(group) for group in groups]
 
 
-def _walk(element: HtmlElement, acc: _Blocks) -> None:
-    tag = element.tag if isinstance(element.tag, str) else ""
-    if tag == "pre":
-        acc.flush(False)
-        acc.add_verbatim(element.text_content())
-        acc.flush(False)
-        return
-    if tag in BLOCK_TAGS:
-        acc.flush(tag in _TIGHT_TAGS)
-        if tag in _GROUP_TAGS:
-            acc.group_break = True
-    elif tag == "br":
-        acc.flush(acc.tight)
-    elif tag in _CELL_TAGS and acc.line:
-        acc.add_inline("\t")
-    if tag:
+_ENTER, _EXIT, _TAIL = 0, 1, 2
+
+
+def _walk(root: HtmlElement, acc: _Blocks) -> None:
+    """Feed ``root``'s text into ``acc`` in document order. An explicit stack, not recursion:
+    a page nested a few thousand levels deep (lxml keeps them) must not hit Python's limit."""
+    stack: list[tuple[int, HtmlElement]] = [(_ENTER, root)]
+    while stack:
+        action, element = stack.pop()
+        if action == _TAIL:
+            acc.add_inline(element.tail)
+            continue
+        tag = element.tag if isinstance(element.tag, str) else ""
+        if action == _EXIT:
+            acc.flush(False)  # only block elements are pushed with an exit step
+            if tag in _GROUP_TAGS:
+                acc.group_break = True
+            continue
+        if tag == "pre":
+            acc.flush(False)
+            acc.add_verbatim(element.text_content())
+            acc.flush(False)
+            continue
+        if tag in BLOCK_TAGS:
+            acc.flush(tag in _TIGHT_TAGS)
+            if tag in _GROUP_TAGS:
+                acc.group_break = True
+        elif tag == "br":
+            acc.flush(acc.tight)
+        elif tag in _CELL_TAGS and acc.line:
+            acc.add_inline("\t")
+        if not tag:
+            continue
         acc.add_inline(element.text)
-        for child in element:
-            _walk(child, acc)
-            acc.add_inline(child.tail)
-    if tag in BLOCK_TAGS:
-        acc.flush(False)
-        if tag in _GROUP_TAGS:
-            acc.group_break = True
+        if tag in BLOCK_TAGS:
+            stack.append((_EXIT, element))
+        for child in reversed(element):
+            stack.append((_TAIL, child))
+            stack.append((_ENTER, child))
