@@ -35,7 +35,22 @@ def clean_text(text: str) -> str:
 
 def parse_fragment(html: str) -> HtmlElement:
     """Parse an HTML fragment (a stage's result) into a new ``<div>`` holding it."""
-    return lxml.html.fragment_fromstring(clean_text(html), create_parent="div", parser=_PARSER)
+    text = clean_text(html)
+    try:
+        return lxml.html.fragment_fromstring(text, create_parent="div", parser=_PARSER)
+    except (AssertionError, lxml.etree.ParserError):
+        # lxml asserts the parse has exactly one <body>; a whole document whose <body> was
+        # swallowed (an unterminated attribute in <head>) has none. Take what did parse.
+        wrapper = lxml.html.Element("div")
+        try:
+            document = lxml.html.document_fromstring(text, parser=_PARSER)
+        except (lxml.etree.ParserError, ValueError):
+            return wrapper
+        source = document.find("body")
+        source = document if source is None else source
+        wrapper.text = source.text
+        wrapper.extend(list(source))
+        return wrapper
 
 
 def inner_html(element: HtmlElement) -> str:

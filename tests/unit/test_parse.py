@@ -1,0 +1,31 @@
+"""Parsing stage results and pages: whatever the markup, a tree or a ReadermodeError."""
+
+from __future__ import annotations
+
+import lxml.html
+
+from extractor import PageSnapshot, ReadabilityResult, extract, parse_fragment
+
+SWALLOWED_BODY = '<html><head><meta charset="ut></head><body><p>hi there</p></body></html>'
+
+
+def test_fragment_that_is_a_whole_document_without_a_body() -> None:
+    # lxml's fragment parser asserts one <body>; the unterminated attribute leaves none.
+    wrapper = parse_fragment(SWALLOWED_BODY)
+    assert wrapper.tag == "div"
+
+
+def test_fragment_keeps_document_bodies() -> None:
+    wrapper = parse_fragment("<html><body><p>one</p><p>two</p></body></html>")
+    assert [p.text for p in wrapper.iter("p")] == ["one", "two"]
+    assert lxml.html.tostring(parse_fragment("<p>plain</p>")) == b"<div><p>plain</p></div>"
+
+
+def test_readability_result_that_swallowed_its_body_falls_through_the_cascade() -> None:
+    article = "<article>" + "<p>Words of the real article, read by the next stage.</p>" * 8
+    snapshot = PageSnapshot(
+        html=f"<html><body>{article}</article></body></html>",
+        readability=ReadabilityResult(content=SWALLOWED_BODY),
+    )
+    result = extract(snapshot)
+    assert result.stage != "readability-js" and "real article" in result.text
