@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
+from email.message import Message
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -250,6 +251,70 @@ async def _route_from_memory(context: BrowserContext, request: PageRequest, offl
 
     if request.body is not None or offline:
         await context.route("**/*", handle)
+
+
+DECODED_TYPES = ("text/html", "application/xhtml+xml")
+
+
+async def _route_documents_through_decoder(
+    context: BrowserContext, request: PageRequest, options: RenderOptions, deadline: Deadline
+) -> None:
+    """Decode top-level HTML documents from the network the way the static path does.
+
+    Chromium follows the HTML standard: a lying header or <meta> charset wins, and a page
+    without one is never guessed to be UTF-8, so such pages came out as mojibake. The
+    document is fetched here instead, decoded with ``decode_html`` (BOM, UTF-8 validity,
+    declarations checked against the bytes, charset-normalizer) and handed to Chromium as
+    UTF-8. Anything else (redirects, errors, other types, an oversized body) goes to Chromium
+    untouched, so the defences still see and refuse it.
+    """
+    if request.body is not None:  # served from memory: already decoded
+        return
+
+    async def handle(route: Route) -> None:
+        target = route.request
+        if not (
+            target.method == "GET"
+            and target.is_navigation_request()
+            and target.frame.parent_frame is None
+        ):
+            await route.fallback()
+            return
+        try:
+            response = await route.fetch(
+                max_redirects=0, timeout=max(1.0, deadline.settle_remaining()) * 1000
+            )
+        except PlaywrightError:
+            await route.fallback()  # Chromium meets the same failure and reports it
+            return
+        headers = response.headers
+        declared = Message()
+        declared["content-type"] = headers.get("content-type", "text/html")
+        length = headers.get("content-length", "")
+        if (
+            response.status != 200
+            or declared.get_content_type() not in DECODED_TYPES
+            or (length.isdigit() and int(length) > options.max_bytes)
+        ):
+            await route.fulfill(response=response)
+            return
+        body = await response.body()
+        try:
+            text = decode_html(
+                body, declared_encoding=declared.get_content_charset(), max_bytes=options.max_bytes
+            ).text
+        except ReadermodeError:
+            await route.fulfill(response=response)  # too large, binary, empty: Chromium decides
+            return
+        decoded_headers = {
+            name: value
+            for name, value in headers.items()
+            if name.lower() not in ("content-type", "content-length", "content-encoding")
+        }
+        decoded_headers["content-type"] = "text/html; charset=utf-8"
+        await route.fulfill(status=200, headers=decoded_headers, body=text.encode("utf-8"))
+
+    await context.route("**/*", handle)
 
 
 async def _navigate(session: _Session, url: str, options: RenderOptions) -> int | None:
@@ -521,7 +586,9 @@ async def _render_page(
         for script in ("guard.js", "init.js", "observe.js"):
             await context.add_init_script(script=_script(script))
         # Route handlers run newest first: defences, then the page from memory, then the
-        # network guard, so bytes served from memory never count as a network request.
+        # network guard, then the document decoder: bytes served from memory never count as
+        # a network request, and the guard vets a document before the decoder fetches it.
+        await _route_documents_through_decoder(context, request, options, deadline)
         network_guard = await install_guard(context) if options.block_private else None
         await _route_from_memory(context, request, options.offline)
         page = await context.new_page()

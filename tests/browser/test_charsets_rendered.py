@@ -1,11 +1,12 @@
-"""The charset corpus through the rendered path: pages served on 127.0.0.1 and decoded by
-Chromium itself (with and without a charset in Content-Type), and files served to Chromium from
-memory (``--render --url``), decoded by our decoder first.
+"""The charset corpus through the rendered path: pages served on 127.0.0.1 (with and without a
+charset in Content-Type) and files served to Chromium from memory (``--render --url``). Either
+way the document is decoded by our decoder first and handed to Chromium as UTF-8
+(``renderer/_page.py``): left to itself, Chromium follows a lying declaration, as the HTML
+standard says it must, and never guesses UTF-8 for an undeclared page.
 
-Where a case's manifest lists a served variant in ``chromium_misreads``, Chromium decodes it
-wrong (it follows a lying declaration, as the HTML standard says it must, and never guesses
-UTF-8 for an undeclared page): that test is a strict xfail, so it fails loudly once the renderer
-decodes served pages itself.
+``chromium_misreads`` in a case's manifest marks a served variant as a strict xfail; it is
+empty now that the renderer decodes served documents itself, and stays as the way to record a
+case the renderer gets wrong.
 """
 
 from __future__ import annotations
@@ -61,14 +62,19 @@ def test_served_url_decoded_by_chromium(
 
 
 # Rendered from memory, a page is decoded by our decoder (which tests/unit/test_charsets.py checks
-# on every case) and handed to Chromium as UTF-8: every case Chromium misreads when served, and
-# one of each other family, keep the browser time down.
+# on every case) and handed to Chromium as UTF-8: the conflicting and undeclared cases (which
+# Chromium itself misreads when left to decode them), and one of each other family, keep the
+# browser time down.
 MEMORY_CASES = [
     case
     for case in CASES
     if case.chromium_misreads
     or case.name
     in {
+        "conflict-header-vs-meta--ko",
+        "conflict-meta-lies-utf8--ja",
+        "conflict-header-lies--zh",
+        "utf8-undeclared--ja",
         "utf16le-bom--zh",
         "sjis-undeclared--ja",
         "gb18030-declared-gb2312--zh",
