@@ -25,8 +25,14 @@ def _yaml_value(name: str, value: Any) -> Any:
         except ValueError:
             return value
     if isinstance(value, tuple):
-        return list(value)
-    return value
+        return [_no_raw_html(item) for item in value]
+    return _no_raw_html(value)
+
+
+def _no_raw_html(value: Any) -> Any:
+    # A Markdown renderer that does not know front matter reads "title: <img onerror=...>" as
+    # raw HTML; "<" becomes U+2039, as in alt text (extractor/_sanitize.py).
+    return value.replace("<", "\u2039") if isinstance(value, str) and "<" in value else value
 
 
 def front_matter(metadata: Metadata, *, url: str | None = None) -> str:

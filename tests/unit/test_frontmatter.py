@@ -93,3 +93,16 @@ def test_front_matter_of_an_extraction_sits_on_top_of_its_markdown() -> None:
     head, body = document[4:].split("\n---\n", 1)
     assert yaml.safe_load(head)["title"] == "Grafting old apple varieties onto young rootstock"
     assert "cambium" in body
+
+
+def test_page_text_cannot_become_raw_html_in_markdown() -> None:
+    from markdown_it import MarkdownIt
+
+    from extractor import Metadata
+
+    header = front_matter(
+        Metadata(title="<img src=x onerror=alert(1)>", tags=("<script>t()</script>",))
+    )
+    rendered = MarkdownIt("commonmark", {"html": True}).render(header + "\nBody\n")
+    assert "<img" not in rendered and "<script" not in rendered
+    assert "onerror=alert(1)" in header  # the text is kept, only its "<" is defused
