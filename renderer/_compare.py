@@ -83,7 +83,7 @@ class ReadermodeSide:
             "stage_reason": self.stage_reason,
             "text": self.text,
             "html": self.html,
-            "metadata": dataclasses.asdict(self.metadata),
+            "metadata": self.metadata.to_dict(),
         }
 
 

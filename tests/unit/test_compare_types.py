@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 
-from extractor import ExtractOptions, PageSnapshot, ReadabilityResult, TraceEntry
+from extractor import ExtractOptions, Metadata, PageSnapshot, ReadabilityResult, TraceEntry
 from renderer import RenderOptions
 from renderer._compare import (
     PageComparison,
     PageFailure,
+    ReadermodeSide,
     compare_snapshot,
     reader_view_side,
     stage_reason,
@@ -142,3 +143,11 @@ def test_page_comparison_to_dict_is_json_without_the_screenshot() -> None:
     assert "screenshot_png" not in data and "snapshot" not in data
     assert isinstance(comparison, PageComparison)
     assert PageFailure(target="x", error="boom", exit_code=11).to_dict()["exit_code"] == 11
+
+
+def test_readermode_side_metadata_has_the_json_output_fields() -> None:
+    side = ReadermodeSide(
+        stage="scorer", stage_reason="", metadata=Metadata(title="T", authors=("A", "B"))
+    )
+    metadata = json.loads(json.dumps(side.to_dict()))["metadata"]
+    assert metadata["author"] == "A, B" and metadata["authors"] == ["A", "B"]
