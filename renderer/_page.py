@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import Message
 from functools import cache
@@ -34,6 +35,7 @@ from extractor import (
     ExtractOptions,
     FetchError,
     HTTPStatusError,
+    InputTooLargeError,
     LimitExceededError,
     NavigationError,
     NotHTMLError,
@@ -257,7 +259,11 @@ DECODED_TYPES = ("text/html", "application/xhtml+xml")
 
 
 async def _route_documents_through_decoder(
-    context: BrowserContext, request: PageRequest, options: RenderOptions, deadline: Deadline
+    context: BrowserContext,
+    request: PageRequest,
+    options: RenderOptions,
+    deadline: Deadline,
+    fail: Callable[[ReadermodeError], None],
 ) -> None:
     """Decode top-level HTML documents from the network the way the static path does.
 
@@ -265,8 +271,9 @@ async def _route_documents_through_decoder(
     without one is never guessed to be UTF-8, so such pages came out as mojibake. The
     document is fetched here instead, decoded with ``decode_html`` (BOM, UTF-8 validity,
     declarations checked against the bytes, charset-normalizer) and handed to Chromium as
-    UTF-8. Anything else (redirects, errors, other types, an oversized body) goes to Chromium
-    untouched, so the defences still see and refuse it.
+    UTF-8. Anything else (redirects, errors, other types) goes to Chromium untouched. A body
+    over ``max_bytes`` is refused here (``fail``, the defences' failure) rather than handed on:
+    copying 50 MB back into the browser cost seconds of the budget.
     """
     if request.body is not None:  # served from memory: already decoded
         return
@@ -291,14 +298,16 @@ async def _route_documents_through_decoder(
         declared = Message()
         declared["content-type"] = headers.get("content-type", "text/html")
         length = headers.get("content-length", "")
-        if (
-            response.status != 200
-            or declared.get_content_type() not in DECODED_TYPES
-            or (length.isdigit() and int(length) > options.max_bytes)
-        ):
+        if response.status != 200 or declared.get_content_type() not in DECODED_TYPES:
             await route.fulfill(response=response)
             return
+        if length.isdigit() and int(length) > options.max_bytes:
+            await _refuse_too_large(route, fail, int(length), options.max_bytes)
+            return
         body = await response.body()
+        if len(body) > options.max_bytes:
+            await _refuse_too_large(route, fail, len(body), options.max_bytes)
+            return
         try:
             text = decode_html(
                 body, declared_encoding=declared.get_content_charset(), max_bytes=options.max_bytes
@@ -315,6 +324,13 @@ async def _route_documents_through_decoder(
         await route.fulfill(status=200, headers=decoded_headers, body=text.encode("utf-8"))
 
     await context.route("**/*", handle)
+
+
+async def _refuse_too_large(
+    route: Route, fail: Callable[[ReadermodeError], None], size: int, limit: int
+) -> None:
+    fail(InputTooLargeError(size, limit, f"response from {route.request.url}"))
+    await route.abort("blockedbyclient")
 
 
 async def _navigate(session: _Session, url: str, options: RenderOptions) -> int | None:
@@ -588,7 +604,10 @@ async def _render_page(
         # Route handlers run newest first: defences, then the page from memory, then the
         # network guard, then the document decoder: bytes served from memory never count as
         # a network request, and the guard vets a document before the decoder fetches it.
-        await _route_documents_through_decoder(context, request, options, deadline)
+        # The decoder runs only once the page navigates, after ``defences`` below exists.
+        await _route_documents_through_decoder(
+            context, request, options, deadline, lambda error: defences.fail(error)
+        )
         network_guard = await install_guard(context) if options.block_private else None
         await _route_from_memory(context, request, options.offline)
         page = await context.new_page()
