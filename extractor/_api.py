@@ -7,6 +7,7 @@ import copy
 import lxml.html
 from lxml.html import HtmlElement
 
+from ._agreement import cross_check
 from ._cascade import StageInput, run_cascade
 from ._codelang import restore_code_languages
 from ._comments import read_comments, rules_before_comments
@@ -15,7 +16,7 @@ from ._errors import ContentTooShortError
 from ._filters import filter_content
 from ._markdown import html_to_markdown
 from ._metadata import read_metadata
-from ._options import ExtractOptions
+from ._options import CROSS_CHECK, ExtractOptions
 from ._parse import parse_html
 from ._postprocess import CleanContent, html_to_text, resolve_base_url
 from ._refine import RefineContext, article_boundary
@@ -95,6 +96,8 @@ def extract(
         rules=options.rules,
     )
     result = run_cascade(page, stages, min_words=options.min_words)
+    if CROSS_CHECK in options.rules:
+        result = cross_check(page, result, stages)
 
     html = restore_code_languages(result.content.html, document)
     text = result.content.text

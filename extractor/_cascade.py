@@ -64,6 +64,27 @@ class CascadeResult:
     trace: list[TraceEntry]
 
 
+def attempt(
+    stage: Stage, page: StageInput
+) -> tuple[Candidate | Skip, CleanContent | None, list[TraceEntry]]:
+    """Run one stage: its outcome, its refined and post-processed content (None when it had
+    none) and the refinements' trace entries. A stage that raises anything but a
+    ``ReadermodeError`` is a Skip, not the end of the extraction."""
+    refinements: list[TraceEntry] = []
+    try:
+        outcome = stage(page)
+        content = None
+        if isinstance(outcome, Candidate):
+            refinements = refine(outcome.element, page.refine_context, page.rules)
+            content = postprocess(outcome.element, base_url=page.base_url)
+    except ReadermodeError:
+        raise
+    except Exception as exc:  # a third-party stage failing must not end the cascade
+        outcome = Skip(f"failed: {type(exc).__name__}: {str(exc)[:200]}")
+        content = None
+    return outcome, content, refinements
+
+
 def run_cascade(
     page: StageInput,
     stages: tuple[Stage, ...],
@@ -75,18 +96,7 @@ def run_cascade(
     trace: list[TraceEntry] = []
     for stage in stages:
         started = clock()
-        refinements: list[TraceEntry] = []
-        try:
-            outcome = stage(page)
-            content = None
-            if isinstance(outcome, Candidate):
-                refinements = refine(outcome.element, page.refine_context, page.rules)
-                content = postprocess(outcome.element, base_url=page.base_url)
-        except ReadermodeError:
-            raise
-        except Exception as exc:  # a third-party stage failing must not end the cascade
-            outcome = Skip(f"failed: {type(exc).__name__}: {str(exc)[:200]}")
-            content = None
+        outcome, content, refinements = attempt(stage, page)
         ms = round((clock() - started) * 1000, 2)
         trace.extend(refinements)
 

@@ -12,7 +12,10 @@ from ._rules import PRECLEAN_RULES
 if TYPE_CHECKING:
     from ._cascade import Stage
 
-ALL_RULES: frozenset[str] = PRECLEAN_RULES | REFINEMENT_NAMES
+CROSS_CHECK = "cross-check"
+"""The switch of Readability.js's cross-check by readability-lxml (``_agreement.py``)."""
+
+ALL_RULES: frozenset[str] = PRECLEAN_RULES | REFINEMENT_NAMES | {CROSS_CHECK}
 """Every switchable removal: the pre-clean families and the refinements of candidates."""
 
 MIN_WORDS = 2

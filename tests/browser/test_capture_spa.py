@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from extractor import NoContentError, extract, word_score
+from extractor import ALL_RULES, ExtractOptions, NoContentError, extract, word_score
 from renderer import Renderer, static_snapshot
 from tests.browser.conftest import SPA
 
@@ -73,8 +73,16 @@ def test_pushstate_final_url_is_the_route(spa_server: str, renderer: Renderer) -
 
 
 def test_readability_js_result_is_the_first_stage(spa_server: str, renderer: Renderer) -> None:
-    extraction = renderer.capture(f"{spa_server}json-render/index.html")
+    # Without the cross-check, which may narrow Readability.js's result to readability-lxml's
+    # (tests/unit/test_agreement.py), the first stage's result is the extraction.
+    first_only = ExtractOptions(rules=ALL_RULES - {"cross-check"})
+    extraction = renderer.capture(
+        f"{spa_server}json-render/index.html", extract_options=first_only
+    )
     assert extraction.stage == "readability-js"
+    checked = renderer.capture(f"{spa_server}json-render/index.html")
+    first_stage = next(entry for entry in checked.trace if entry.kind == "stage")
+    assert first_stage.name == "readability-js" and first_stage.outcome == "accepted"
     reference = renderer.render(f"{spa_server}json-render/index.html").readability
     assert reference is not None and reference.text_content
     assert word_score(extraction.text, reference.text_content).f1 > 0.95

@@ -1,0 +1,64 @@
+"""The cross-check of Readability.js's result by readability-lxml (rendered pages)."""
+
+from __future__ import annotations
+
+from extractor import (
+    ALL_RULES,
+    STAGES_BY_NAME,
+    ExtractOptions,
+    PageSnapshot,
+    ReadabilityResult,
+    extract,
+)
+
+PARAGRAPHS = "".join(
+    f"<p>Paragraph {n} of the ferry story tells how the late crossing was cut and what the "
+    f"shift workers at the fish plant now do to get home after ten at night.</p>"
+    for n in range(6)
+)
+CHROME = (
+    "<p>Share this story with your friends on every network you can think of today.</p>"
+    "<p>Related stories you may also like: ferries, buses, trains and bridges nearby.</p>"
+)
+PAGE = (
+    "<html><head><title>Ferry cut</title></head><body><article><h1>Ferry cut</h1>"
+    f"{PARAGRAPHS}</article><footer><p>Kelvik Courier, all rights kept.</p></footer>"
+    "</body></html>"
+)
+
+
+def snapshot(content: str) -> PageSnapshot:
+    return PageSnapshot(
+        html=PAGE, readability=ReadabilityResult(content=content, title="Ferry cut")
+    )
+
+
+def test_agreed_narrower_content_wins() -> None:
+    result = extract(snapshot(f"<div>{PARAGRAPHS}{CHROME}</div>"))
+    assert result.stage == "readability-lxml"
+    assert "Share this story" not in result.text and "Related stories" not in result.text
+    assert result.text.startswith("Ferry cut") and "Paragraph 5" in result.text
+    (entry,) = [e for e in result.trace if e.reason.startswith("cross-check")]
+    assert entry.name == "readability-lxml" and entry.outcome == "accepted"
+
+
+def test_same_content_keeps_readability_js() -> None:
+    assert extract(snapshot(f"<div>{PARAGRAPHS}</div>")).stage == "readability-js"
+
+
+def test_disagreeing_content_keeps_readability_js() -> None:
+    other = "".join(
+        f"<p>Entirely different text number {n} about a mountain railway and its tunnels, "
+        "which the other extractor never saw anywhere on the page it read.</p>"
+        for n in range(6)
+    )
+    result = extract(snapshot(f"<div>{other}{PARAGRAPHS[:200]}</div>"))
+    assert result.stage == "readability-js" and "mountain railway" in result.text
+
+
+def test_switched_off_or_without_readability_lxml() -> None:
+    content = f"<div>{PARAGRAPHS}{CHROME}</div>"
+    off = extract(snapshot(content), options=ExtractOptions(rules=ALL_RULES - {"cross-check"}))
+    assert off.stage == "readability-js" and "Share this story" in off.text
+    alone = ExtractOptions(stages=(STAGES_BY_NAME["readability-js"],))
+    assert extract(snapshot(content), options=alone).stage == "readability-js"
