@@ -44,6 +44,14 @@ def _page_request(target: str, *, url: str | None, max_bytes: int) -> PageReques
     return PageRequest(url=serve_at, body=body)
 
 
+def _for_snapshots(extract_options: ExtractOptions, options: RenderOptions) -> ExtractOptions:
+    """The extractor's input cap raised to ``max_dom_bytes``: a rendered snapshot is already
+    bounded by it, and must not be refused for growing past ``max_bytes`` once serialised."""
+    if extract_options.max_bytes < options.max_dom_bytes:
+        return replace(extract_options, max_bytes=options.max_dom_bytes)
+    return extract_options
+
+
 class AsyncRenderer:
     """Renders pages in one shared Chromium. Use ``async with AsyncRenderer() as r:``."""
 
@@ -104,10 +112,8 @@ class AsyncRenderer:
         ``options.max_dom_bytes``, so the extractor's own input cap is raised to it if lower.
         """
         options = options or self.options
-        extract_options = extract_options or ExtractOptions()
+        extract_options = _for_snapshots(extract_options or ExtractOptions(), options)
         snapshot = await self.render(target, url=url, options=options)
-        if extract_options.max_bytes < options.max_dom_bytes:
-            extract_options = replace(extract_options, max_bytes=options.max_dom_bytes)
         return await asyncio.to_thread(extract, snapshot, options=extract_options)
 
 
@@ -134,10 +140,8 @@ class AsyncRenderer:
             screenshot=str(folder / LAYOUT.screenshot),
             mhtml=str(folder / LAYOUT.mhtml),
         )
-        extract_options = extract_options or ExtractOptions()
+        extract_options = _for_snapshots(extract_options or ExtractOptions(), options)
         snapshot = await self.render(target, url=url, options=options)
-        if extract_options.max_bytes < options.max_dom_bytes:
-            extract_options = replace(extract_options, max_bytes=options.max_dom_bytes)
         extraction = await asyncio.to_thread(extract, snapshot, options=extract_options)
         write_bundle(
             folder,
