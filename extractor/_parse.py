@@ -33,11 +33,37 @@ def clean_text(text: str) -> str:
     return text
 
 
+MISNESTED_VOID_TAGS = ("embed", "source", "track", "wbr", "keygen")
+"""Void elements libxml2 does not know as void: it nests everything up to the end of the parent
+inside them, so the executable rule's removal of an ``<embed>`` took the rest of its paragraph
+(found by the XSS corpus: "a kittiwake nested <embed src=...> and the masons moved ...")."""
+
+
+def unnest_void_elements(root: HtmlElement) -> HtmlElement:
+    """Move what libxml2 nested inside a void element back after it, where the page had it."""
+    for element in list(root.iter(*MISNESTED_VOID_TAGS)):
+        children = list(element)
+        if not children and not element.text:
+            continue
+        parent = element.getparent()
+        if parent is None:
+            continue
+        tail, element.tail, element.text = element.tail, element.text, None
+        position = parent.index(element)
+        for offset, child in enumerate(children, 1):
+            parent.insert(position + offset, child)
+        last = children[-1] if children else element
+        last.tail = (last.tail or "") + (tail or "") or None
+    return root
+
+
 def parse_fragment(html: str) -> HtmlElement:
     """Parse an HTML fragment (a stage's result) into a new ``<div>`` holding it."""
     text = clean_text(html)
     try:
-        return lxml.html.fragment_fromstring(text, create_parent="div", parser=_PARSER)
+        return unnest_void_elements(
+            lxml.html.fragment_fromstring(text, create_parent="div", parser=_PARSER)
+        )
     except (AssertionError, lxml.etree.ParserError):
         # lxml asserts the parse has exactly one <body>; a whole document whose <body> was
         # swallowed (an unterminated attribute in <head>) has none. Take what did parse.
@@ -50,7 +76,7 @@ def parse_fragment(html: str) -> HtmlElement:
         source = document if source is None else source
         wrapper.text = source.text
         wrapper.extend(list(source))
-        return wrapper
+        return unnest_void_elements(wrapper)
 
 
 def inner_html(element: HtmlElement) -> str:
@@ -72,4 +98,4 @@ def parse_html(text: str) -> HtmlElement:
     if root.find("body") is None:
         # A page whose text lives in <head> only, or a frameset: give it a body to score.
         root.append(lxml.html.Element("body"))
-    return root
+    return unnest_void_elements(root)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import lxml.html
+import pytest
 
 from extractor import PageSnapshot, ReadabilityResult, extract, parse_fragment
+from extractor._parse import MISNESTED_VOID_TAGS, parse_html
 
 SWALLOWED_BODY = '<html><head><meta charset="ut></head><body><p>hi there</p></body></html>'
 
@@ -29,3 +31,14 @@ def test_readability_result_that_swallowed_its_body_falls_through_the_cascade() 
     )
     result = extract(snapshot)
     assert result.stage != "readability-js" and "real article" in result.text
+
+
+@pytest.mark.parametrize("tag", MISNESTED_VOID_TAGS)
+def test_void_elements_libxml2_misnests_give_back_what_follows(tag: str) -> None:
+    page = parse_html(f"<p>before <{tag} src=x> after <i>in</i> end</p><p>next</p>")
+    element = page.find(f".//{tag}")
+    assert len(element) == 0 and not element.text
+    assert element.getparent().text_content() == "before  after in end"
+    # Removing the element (as the executable rule does with <embed>) keeps that text.
+    element.drop_tree()
+    assert page.find(".//p").text_content() == "before  after in end"
