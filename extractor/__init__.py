@@ -61,7 +61,6 @@ from ._stages import (
     ReadabilityJsStage,
     ReadabilityLxmlStage,
     ScorerStage,
-    restore_title,
 )
 from ._text import BLOCK_TAGS, count_words, element_text, words
 from ._types import (
@@ -140,7 +139,6 @@ __all__ = [
     "inner_html",
     "parse_fragment",
     "remove_sitewide",
-    "restore_title",
     "sanitize_document",
     "sanitize_html",
     "shingle_score",

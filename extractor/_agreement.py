@@ -10,9 +10,8 @@ the extraction-quality issue for the command.
 
 from __future__ import annotations
 
-from ._cascade import Candidate, CascadeResult, Skip, Stage, StageInput, attempt
+from ._cascade import CascadeResult, Stage, StageInput, attempt
 from ._compare import shingle_score
-from ._stages import restore_title
 from ._text import count_words
 from ._types import TraceEntry
 
@@ -38,9 +37,7 @@ def cross_check(
     checker = next((stage for stage in stages if stage.name == CHECKING_STAGE), None)
     if accepted.stage != CHECKED_STAGE or checker is None:
         return accepted
-    readability = page.snapshot.readability
-    title = readability.title if readability is not None else None
-    _, content, _ = attempt(_Titled(checker, title), page)
+    _, content, _ = attempt(checker, page)
     if content is None:
         return accepted
     words = count_words(content.text)
@@ -61,19 +58,3 @@ def cross_check(
         words=words,
     )
     return CascadeResult(stage=CHECKING_STAGE, content=content, trace=[*accepted.trace, entry])
-
-
-class _Titled:
-    """A stage whose candidate gets the page's headline on top, as Readability.js's does
-    (``restore_title``): the two are compared, and the result read, with the same headline."""
-
-    def __init__(self, stage: Stage, title: str | None) -> None:
-        self.name = stage.name
-        self._stage = stage
-        self._title = title
-
-    def __call__(self, page: StageInput) -> Candidate | Skip:
-        outcome = self._stage(page)
-        if isinstance(outcome, Candidate) and self._title:
-            restore_title(outcome.element, self._title)
-        return outcome

@@ -14,6 +14,7 @@ from ._comments import read_comments, rules_before_comments
 from ._decode import check_size, decode_html
 from ._errors import ContentTooShortError
 from ._filters import filter_content
+from ._furniture import normalise_title
 from ._markdown import html_to_markdown
 from ._metadata import read_metadata
 from ._options import CROSS_CHECK, ExtractOptions
@@ -92,7 +93,9 @@ def extract(
         snapshot=snapshot,
         document=cleaned,
         base_url=base_url,
-        refine_context=RefineContext(boundary=article_boundary(cleaned)),
+        refine_context=RefineContext(
+            boundary=article_boundary(cleaned), titles=page_titles(metadata.title, snapshot)
+        ),
         rules=options.rules,
     )
     result = run_cascade(page, stages, min_words=options.min_words)
@@ -122,6 +125,13 @@ def extract(
         warnings=snapshot.warnings,
         comments=comments,
     )
+
+
+def page_titles(title: str | None, snapshot: PageSnapshot) -> frozenset[str]:
+    """The page's titles as the headline refinement matches them: the metadata's and the one
+    Readability.js read (they differ when a site suffix was cut from one of them)."""
+    found = {title, snapshot.readability.title if snapshot.readability else None}
+    return frozenset(normal for text in found if text and (normal := normalise_title(text)))
 
 
 def _comments_output(section: CleanContent, options: ExtractOptions) -> Comments:

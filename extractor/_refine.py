@@ -5,6 +5,9 @@ up in the trace when it removes something:
 
 - ``link-farms``: blocks inside the content that are mostly links (prev/next lines, tag lists,
   "more from us" boxes), which every stage tends to keep when they sit next to the article.
+- ``captions``, ``bylines``, ``headline``: the article's furniture around its text (picture
+  captions and credits, author and date lines, the headline that repeats the title): see
+  ``_furniture``.
 - ``article-boundary``: when the page marks exactly one ``<article>`` and the candidate is mostly
   that article, top-level blocks that are not part of it (a sign-off box, a newsletter plug
   merged in as a sibling) are dropped: the author drew that boundary.
@@ -18,6 +21,7 @@ from dataclasses import dataclass
 import lxml.etree
 from lxml.html import HtmlElement
 
+from ._furniture import select_bylines, select_captions, select_headline
 from ._rules import remove_and_record
 from ._scorer import block_features
 from ._text import words
@@ -70,7 +74,11 @@ def article_boundary(document: HtmlElement) -> frozenset[tuple[str, ...]] | None
 
 @dataclass(frozen=True)
 class RefineContext:
+    """What the refinements know of the page beyond the candidate: the shingles of its single
+    <article> and its title(s), normalised with ``_furniture.normalise_title``."""
+
     boundary: frozenset[tuple[str, ...]] | None
+    titles: frozenset[str] = frozenset()
 
 
 def _link_farms(root: HtmlElement, context: RefineContext) -> list[HtmlElement]:
@@ -124,6 +132,21 @@ class Refinement:
 REFINEMENTS: tuple[Refinement, ...] = (
     Refinement("link-farms", "blocks inside the content that are mostly links", _link_farms),
     Refinement("article-boundary", "blocks outside the page's single <article>", _outside_article),
+    # After the article boundary: without its headline a candidate can look like one wrapper,
+    # and the boundary would then judge its paragraphs one by one.
+    Refinement(
+        "captions",
+        "picture captions and credits",
+        lambda root, context: select_captions(root),
+    ),
+    Refinement(
+        "bylines", "author, byline and date lines", lambda root, context: select_bylines(root)
+    ),
+    Refinement(
+        "headline",
+        "the headline repeating the title (it is the metadata's title)",
+        lambda root, context: select_headline(root, context.titles),
+    ),
 )
 REFINEMENT_NAMES: frozenset[str] = frozenset(r.name for r in REFINEMENTS)
 

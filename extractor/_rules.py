@@ -191,8 +191,8 @@ def _remove_outermost(elements: list[HtmlElement]) -> tuple[int, str | None]:
     chosen = set(elements)
     count, excerpt = 0, None
     for el in elements:
-        if any(ancestor in chosen for ancestor in el.iterancestors()):
-            continue
+        if el.getparent() is None or any(ancestor in chosen for ancestor in el.iterancestors()):
+            continue  # the root, or already gone with an element named twice
         if excerpt is None:
             excerpt = " ".join(el.text_content().split())[:EXCERPT_CHARS] or None
         el.drop_tree()

@@ -6,9 +6,10 @@ which the cascade reads) and Reader View's (on a clone of the live document, unf
 ``charThreshold`` 500: what Firefox Reader View shows). It then runs the extractor and scores
 readermode's text against Reader View's, word by word.
 
-What Reader View shows is its title as a heading above Readability.js's content (unless the
-content already has that heading, the rule readermode's ``readability-js`` stage follows too), so
-``ReaderViewSide.html``/``text`` are that; both are sanitised like every HTML readermode emits.
+Reader View shows its title as a heading above Readability.js's content. Readermode's content
+leaves its headline out too (the title is metadata), so bodies are compared with bodies:
+``ReaderViewSide.html``/``text`` are Reader View's content, its title is ``ReaderViewSide.title``;
+both are sanitised like every HTML readermode emits.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from extractor import (
     html_to_text,
     inner_html,
     parse_fragment,
-    restore_title,
     sanitize_html,
     word_score,
 )
@@ -146,12 +146,9 @@ class PageFailure:
 
 
 def _shown_html(result: ReadabilityResult) -> str:
-    """Reader View's article as shown: the title as a heading above the content (the rule our
-    readability-js stage uses, ``restore_title``), sanitised."""
-    content = parse_fragment(result.content or "")
-    if result.title:
-        restore_title(content, result.title)
-    return sanitize_html(inner_html(content)).strip()
+    """Reader View's article body, sanitised. Its title, shown above the body, is left out as
+    ours is: the title is ``ReaderViewSide.title``."""
+    return sanitize_html(inner_html(parse_fragment(result.content or ""))).strip()
 
 
 def reader_view_side(result: ReadabilityResult | None) -> ReaderViewSide:

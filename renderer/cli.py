@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import html
 import json
 import os
 import sys
@@ -33,6 +34,7 @@ from extractor import (
     csv_line,
     extract,
     front_matter,
+    html_to_markdown,
     inert_page_html,
     to_csv_row,
     to_jsonl_line,
@@ -488,7 +490,7 @@ def render_output(
     body = {"markdown": extraction.markdown, "text": extraction.text, "html": extraction.html}[
         output_format
     ]
-    body = body.rstrip("\n") + "\n"
+    body = headline(extraction.metadata.title, output_format) + body.rstrip("\n") + "\n"
     if extraction.comments is not None and output_format in FRONT_MATTER_FORMATS:
         comments = getattr(extraction.comments, output_format).rstrip("\n")
         heading = "## Comments" if output_format == "markdown" else "Comments"
@@ -497,6 +499,20 @@ def render_output(
         header = front_matter(extraction.metadata, url=extraction.url)
         body = f"{header}\n{body}" if header else body
     return body
+
+
+def headline(title: str | None, output_format: str) -> str:
+    """The page's title as the document's heading, for the Markdown, text and HTML outputs: the
+    extracted content leaves the headline out (it is the metadata's title, as in Readability.js
+    and schema.org's articleBody), but a document read on its own wants it on top."""
+    if not title:
+        return ""
+    heading = f"<h1>{html.escape(title)}</h1>"
+    if output_format == "markdown":  # through the converter, which escapes Markdown syntax
+        return html_to_markdown(heading).strip() + "\n\n"
+    if output_format == "html":
+        return heading + "\n"
+    return " ".join(title.split()) + "\n\n"
 
 
 def should_render(args: argparse.Namespace) -> bool:

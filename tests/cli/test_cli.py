@@ -164,7 +164,7 @@ def test_url_fetched_without_browser(server: str) -> None:
     result = readermode(f"{server}/article", "--no-render", "-f", "json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert "Local server story" in data["text"] and "Home" not in data["text"]
+    assert "answered quickly" in data["text"] and "Home" not in data["text"]
     assert data["url"] == f"{server}/article"
     assert f'href="{server}/more.html"' in data["html"]
 

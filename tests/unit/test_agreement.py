@@ -33,11 +33,16 @@ def snapshot(content: str) -> PageSnapshot:
     )
 
 
+# The <article> boundary would trim the chrome from Readability.js's result on its own.
+WITHOUT_BOUNDARY = ExtractOptions(rules=ALL_RULES - {"article-boundary"})
+
+
 def test_agreed_narrower_content_wins() -> None:
-    result = extract(snapshot(f"<div>{PARAGRAPHS}{CHROME}</div>"))
+    result = extract(snapshot(f"<div>{PARAGRAPHS}{CHROME}</div>"), options=WITHOUT_BOUNDARY)
     assert result.stage == "readability-lxml"
     assert "Share this story" not in result.text and "Related stories" not in result.text
-    assert result.text.startswith("Ferry cut") and "Paragraph 5" in result.text
+    assert result.text.startswith("Paragraph 0") and "Paragraph 5" in result.text
+    assert result.metadata.title == "Ferry cut"  # the headline is the title, not the content
     (entry,) = [e for e in result.trace if e.reason.startswith("cross-check")]
     assert entry.name == "readability-lxml" and entry.outcome == "accepted"
 
@@ -58,7 +63,8 @@ def test_disagreeing_content_keeps_readability_js() -> None:
 
 def test_switched_off_or_without_readability_lxml() -> None:
     content = f"<div>{PARAGRAPHS}{CHROME}</div>"
-    off = extract(snapshot(content), options=ExtractOptions(rules=ALL_RULES - {"cross-check"}))
+    off_rules = ALL_RULES - {"cross-check", "article-boundary"}
+    off = extract(snapshot(content), options=ExtractOptions(rules=off_rules))
     assert off.stage == "readability-js" and "Share this story" in off.text
     alone = ExtractOptions(stages=(STAGES_BY_NAME["readability-js"],))
     assert extract(snapshot(content), options=alone).stage == "readability-js"

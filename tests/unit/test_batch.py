@@ -208,7 +208,7 @@ def test_failures_are_recorded_and_do_not_stop_the_batch() -> None:
     bug = by_target[targets[4]]
     assert bug.error_kind == "KeyError" and bug.exit_code == 70 and "internal error" in bug.error
     good = by_target[targets[0]].to_dict()
-    assert good["ok"] is True and "Story number 1" in good["text"] and good["stage"]
+    assert good["ok"] is True and "story with number 1" in good["text"] and good["stage"]
 
 
 def test_all_ok_exits_zero() -> None:
@@ -248,7 +248,7 @@ def test_site_pages_wait_for_their_site_then_lose_the_template() -> None:
     assert sorted(emitted) == sorted([*site, other])
     for target in (site[0], site[1], site[3]):  # 3 of 4 pages carry it: at least 3, half
         text = records[target].extraction.text  # type: ignore[union-attr]
-        assert TEMPLATE_LINE not in text and "Story number" in text
+        assert TEMPLATE_LINE not in text and "story with number" in text
         assert records[target].extraction.trace[-1].name == "sitewide"  # type: ignore[union-attr]
     # A site with one page in the batch keeps everything (no statistics to go on).
     assert TEMPLATE_LINE in records[other].extraction.text  # type: ignore[union-attr]
@@ -354,7 +354,7 @@ def test_folder_sink_and_its_resume(tmp_path: Path) -> None:
     assert [entry["ok"] for entry in index] == [True, False, True]
     assert "text" not in index[0] and "markdown" not in index[0] and index[0]["stage"]
     assert "file" not in index[1]
-    assert "Story number 1" in (folder / index[0]["file"]).read_text()
+    assert "story with number 1" in (folder / index[0]["file"]).read_text()
     (folder / index[2]["file"]).unlink()  # a page file lost since: captured again
     assert resume_jsonl(folder / "index.jsonl", folder=folder) == {"https://example.com/1"}
 
@@ -372,4 +372,4 @@ def test_jsonl_sink_writes_one_line_per_record(tmp_path: Path) -> None:
     lines = path.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 2
     assert json.loads(lines[1])["error"] == "no\nfile"
-    assert json.loads(lines[0])["markdown"].startswith("# Story number 1")
+    assert json.loads(lines[0])["markdown"].startswith("This is the story with number 1")

@@ -57,7 +57,9 @@ def test_no_images_removes_images_and_the_blocks_they_leave_empty() -> None:
     assert "![" not in trimmed.markdown
     empty = [el.tag for el in root.iter("p", "figure") if not el.text_content().strip()]
     assert empty == []
-    assert "The ladder hooks" in trimmed.text  # a caption is text, and stays
+    assert "The ladder hooks" not in trimmed.text  # captions go by default ...
+    captioned = run(STRUCTURE, images=False, rules=ALL_RULES - {"captions"})
+    assert "The ladder hooks" in captioned.text  # ... and are text when kept
 
 
 def comment_texts() -> list[str]:

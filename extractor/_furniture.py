@@ -1,0 +1,122 @@
+"""Article furniture: the headline, bylines and datelines, and picture captions.
+
+Every stage keeps some of these around the body: readability-lxml takes the headline and byline
+block when they share the body's container, Readability.js keeps figure captions and credits.
+They are not the article's text (schema.org's ``articleBody`` leaves them out, and so do
+Readability.js's ``content``, which moves the headline into ``title``, and trafilatura's text):
+the headline, byline and date are the metadata's ``title``, ``authors`` and ``date_published``,
+and captions describe pictures rather than continue the text. For RAG corpora they are noise
+that repeats the title or a photo agency in every chunk. Each kind is a refinement with its own
+switch, so ``--keep captions`` (say) brings them back.
+
+Measured on the shared article benchmark (134 pages, see the extraction-quality issue's note):
+captions raised static F1 from 0.957 to 0.967, bylines by 0.001, and no longer putting the
+headline back on Readability.js's result raised the rendered path's by about 0.012.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml.html import HtmlElement
+
+from ._text import words
+
+CAPTION_MAX_WORDS = 80
+"""A caption is a sentence or two; a longer block with a caption-like class is a text box."""
+
+BYLINE_MAX_WORDS = 25
+"""A byline or dateline is a line: "By A and B, Agency, updated 5:27 am, 20 November 2019"."""
+
+HEADLINE_LEAD_BLOCKS = 3
+"""The headline is looked for among the content's first blocks only: a heading further down
+that repeats the title (a "Related: <title>" box) is left to the other refinements."""
+
+_CAPTION = re.compile(r"caption|credit", re.IGNORECASE)
+"""Anywhere in a class or id: "wp-caption-text", "c-figure__credit", "imageEmbedCaption"."""
+_BYLINE = re.compile(
+    r"(^|[\s_-])(by-?line|authors?|author-?name|dateline|timestamp|date|published|pubdate|"
+    r"post-?meta|entry-?meta|article-?meta)($|[\s_-])",
+    re.IGNORECASE,
+)
+_MEDIA = ("img", "picture", "video", "svg", "iframe", "audio")
+
+
+def _hints(element: HtmlElement) -> str:
+    return " ".join(
+        element.get(name, "") for name in ("class", "id", "itemprop", "rel", "data-testid")
+    )
+
+
+def _has_media(element: HtmlElement) -> bool:
+    return element.tag in _MEDIA or any(True for _ in element.iterdescendants(*_MEDIA))
+
+
+def _text_beside_media(figure: HtmlElement) -> list[HtmlElement]:
+    """What a picture's ``<figure>`` holds besides the picture: caption, ``<cite>`` credit."""
+    return [
+        element
+        for element in figure.iterdescendants()
+        if isinstance(element.tag, str)
+        and not _has_media(element)
+        and element.text_content().strip()
+    ]
+
+
+def select_captions(root: HtmlElement) -> list[HtmlElement]:
+    """``<figcaption>``s, the text beside a figure's picture, and short caption or credit
+    blocks; the picture itself is kept. A ``<figure>`` without a picture (a pull quote, a
+    table, a code listing) is content and stays whole."""
+    found = []
+    for element in root.iter():
+        if not isinstance(element.tag, str) or element is root:
+            continue
+        if element.tag == "figcaption":
+            found.append(element)
+        elif element.tag == "figure" and _has_media(element):
+            found.extend(_text_beside_media(element))
+        elif (
+            _CAPTION.search(_hints(element))
+            and not _has_media(element)
+            and len(words(element.text_content())) < CAPTION_MAX_WORDS
+        ):
+            found.append(element)
+    return list(dict.fromkeys(found))  # nested figures name the same text twice
+
+
+def select_bylines(root: HtmlElement) -> list[HtmlElement]:
+    """Short author, byline and date lines (not paragraphs that mention a date)."""
+    return [
+        element
+        for element in root.iter()
+        if isinstance(element.tag, str)
+        and element is not root
+        and element.tag not in _MEDIA
+        and _BYLINE.search(_hints(element))
+        and element.find(".//p") is None
+        and len(words(element.text_content())) < BYLINE_MAX_WORDS
+    ]
+
+
+def normalise_title(text: str) -> str:
+    """Casefolded words, so "Esper accuses China …" matches "Esper Accuses China ..."."""
+    return " ".join(word.casefold() for word in words(text))
+
+
+def select_headline(root: HtmlElement, titles: frozenset[str]) -> list[HtmlElement]:
+    """The headline: among the content's first blocks, an ``<h1>`` or a heading that repeats
+    the page's title (``titles`` are normalised with ``normalise_title``)."""
+    blocks = 0
+    for element in root.iter():
+        if not isinstance(element.tag, str) or element is root:
+            continue
+        if element.tag in ("h1", "h2", "h3"):
+            # An <h1> leading the content is the headline even when it words the title
+            # differently from <title> and og:title (a shorter or a longer version).
+            if element.tag == "h1" or normalise_title(element.text_content()) in titles:
+                return [element]
+        elif element.tag in ("p", "ul", "ol", "table", "blockquote", "pre"):
+            blocks += 1
+            if blocks >= HEADLINE_LEAD_BLOCKS:
+                break
+    return []

@@ -1,0 +1,126 @@
+"""The article-furniture refinements: captions, bylines and the headline leave the content."""
+
+from __future__ import annotations
+
+import pytest
+from markdown_it import MarkdownIt
+
+from extractor import ALL_RULES, ExtractOptions, extract, parse_fragment
+from extractor._furniture import (
+    normalise_title,
+    select_bylines,
+    select_captions,
+    select_headline,
+)
+from renderer.cli import render_output
+
+BODY = "".join(
+    f"<p>Paragraph {n} says what the harbour board decided about the winter ferry and why the "
+    "late crossing will not run until the spring.</p>"
+    for n in range(4)
+)
+
+
+def texts(elements: list) -> list[str]:
+    return [" ".join(element.text_content().split()) for element in elements]
+
+
+def test_captions_go_and_pictures_stay() -> None:
+    root = parse_fragment(
+        '<figure><img src="a.jpg" alt="Quay"><figcaption>The quay at dawn</figcaption>'
+        "<cite>Photo: Ann Lee</cite></figure>"
+        '<div class="InlineImage-imageEmbedCaption">Boats in the harbour</div>'
+        '<div class="wp-caption"><img src="b.jpg"><p class="wp-caption-text">Nets</p></div>'
+        "<figure><blockquote>A pull quote is text</blockquote></figure>"
+        f"{BODY}"
+    )
+    assert texts(select_captions(root)) == [
+        "The quay at dawn",
+        "Photo: Ann Lee",
+        "Boats in the harbour",
+        "Nets",
+    ]
+
+
+def test_long_caption_classed_blocks_are_not_captions() -> None:
+    root = parse_fragment(f'<div class="article-caption-wrapper">{BODY * 2}</div>')
+    assert select_captions(root) == []
+
+
+def test_bylines_are_short_lines_only() -> None:
+    root = parse_fragment(
+        '<p class="byline">By Ann Lee and Bo Berg, Kelvik Courier</p>'
+        '<span class="timestamp">Updated 5:27 am, 20 November 2019</span>'
+        '<div class="author-bio">'
+        + BODY
+        + "</div>"  # a bio with paragraphs is text
+        + BODY
+    )
+    assert texts(select_bylines(root)) == [
+        "By Ann Lee and Bo Berg, Kelvik Courier",
+        "Updated 5:27 am, 20 November 2019",
+    ]
+
+
+def test_headline_is_a_leading_h1_or_a_heading_repeating_the_title() -> None:
+    titles = frozenset({normalise_title("Ferry Cut: What Changes")})
+    lead_h1 = parse_fragment(f"<h1>Another wording</h1>{BODY}")
+    assert texts(select_headline(lead_h1, titles)) == ["Another wording"]
+    h2 = parse_fragment(f"<h2>Ferry cut — what changes</h2>{BODY}")
+    assert texts(select_headline(h2, titles)) == ["Ferry cut — what changes"]
+    late = parse_fragment(f"{BODY}<h1>Ferry Cut: What Changes</h1>")
+    assert select_headline(late, titles) == []  # past the first blocks: not the headline
+    section = parse_fragment(f"<h2>What changes in winter</h2>{BODY}")
+    assert select_headline(section, titles) == []
+
+
+PAGE = (
+    "<html><head><title>Ferry cut | Kelvik Courier</title></head><body><article>"
+    '<h1>Ferry cut</h1><p class="byline">By Ann Lee</p>'
+    '<figure><img src="https://example.com/q.jpg" alt="Quay"><figcaption>The quay</figcaption>'
+    f"</figure>{BODY}</article></body></html>"
+)
+
+
+def test_extraction_leaves_furniture_out_and_each_switch_brings_it_back() -> None:
+    result = extract(PAGE, url="https://example.com/ferry")
+    assert result.metadata.title == "Ferry cut"
+    for furniture in ("Ferry cut", "By Ann Lee", "The quay"):
+        assert furniture not in result.text
+    assert "Paragraph 3" in result.text and "![Quay]" in result.markdown
+    names = {entry.name for entry in result.trace if entry.kind == "post"}
+    assert {"captions", "bylines", "headline"} <= names
+    for rule, furniture in (
+        ("captions", "The quay"),
+        ("bylines", "By Ann Lee"),
+        ("headline", "Ferry cut"),
+    ):
+        kept = extract(
+            PAGE, url="https://example.com/ferry", options=ExtractOptions(rules=ALL_RULES - {rule})
+        )
+        assert furniture in kept.text
+
+
+@pytest.mark.parametrize(
+    ("output_format", "start"),
+    [
+        ("markdown", "# Ferry cut\n\n![Quay]"),
+        ("text", "Ferry cut\n\nParagraph 0"),
+        ("html", "<h1>Ferry cut</h1>\n<figure><img"),
+    ],
+)
+def test_documents_put_the_title_on_top(output_format: str, start: str) -> None:
+    assert render_output(extract(PAGE), output_format).startswith(start)
+
+
+def test_the_title_heading_is_escaped() -> None:
+    page = PAGE.replace(
+        "<title>Ferry cut | Kelvik Courier", "<title>&lt;img src=x onerror=alert(1)&gt; *x*"
+    )
+    page = page.replace("<h1>Ferry cut</h1>", "")
+    result = extract(page)
+    assert result.metadata.title and "<img" in result.metadata.title
+    assert "<img" not in render_output(result, "html").split("\n")[0]
+    markdown_heading = render_output(result, "markdown").split("\n")[0]
+    rendered = MarkdownIt("commonmark").render(markdown_heading)
+    assert rendered.startswith("<h1>") and "<img" not in rendered and "&lt;img" in rendered
