@@ -53,6 +53,10 @@ class PageSnapshot:
     # Readability.js run as Firefox Reader View runs it (``RenderOptions.reader_view``): on the
     # live document, unfiltered. ``content`` is None when it found no article.
     reader_view: ReadabilityResult | None = None
+    # The main document as the server sent it (decoded), kept only when the page never reached
+    # DOMContentLoaded: the DOM then holds only what the parser got to before a script stalled
+    # it, and the extractor reads the served document too (``_api._prefer_served_document``).
+    source_html: str | None = None
 
     @property
     def base_url(self) -> str | None:
@@ -81,6 +85,7 @@ class PageSnapshot:
             warnings=tuple(data.get("warnings") or ()),
             settled_by=data.get("settled_by"),
             reader_view=ReadabilityResult.from_dict(reader_view) if reader_view else None,
+            source_html=data.get("source_html"),
         )
 
     @classmethod

@@ -159,6 +159,7 @@ class _Session:
         self.timings: dict[str, float] = {}
         self.warnings: list[str] = []
         self.started = time.monotonic()
+        self.stalled = False  # never reached DOMContentLoaded
 
     def mark(self, name: str, since: float) -> None:
         self.timings[name] = round(time.monotonic() - since, 3)
@@ -224,7 +225,16 @@ def _navigation_error(url: str, exc: PlaywrightError, options: RenderOptions) ->
     return NavigationError(f"cannot load {url}: {message}")
 
 
-async def _route_from_memory(context: BrowserContext, request: PageRequest, offline: bool) -> None:
+@dataclass
+class _ServedDocument:
+    """The top-level document as handed to Chromium (decoded), for a render that stalls."""
+
+    text: str | None = None
+
+
+async def _route_from_memory(
+    context: BrowserContext, request: PageRequest, offline: bool, served: _ServedDocument
+) -> None:
     """Serve the page's own bytes at its URL; when offline, refuse every other request.
 
     The bytes are decoded the way the static path decodes them (BOM, <meta charset>,
@@ -234,7 +244,8 @@ async def _route_from_memory(context: BrowserContext, request: PageRequest, offl
     page_url = urldefrag(request.url).url
     body = request.body
     if body is not None:
-        body = decode_html(body, max_bytes=max(len(body), 1)).text.encode("utf-8")
+        served.text = decode_html(body, max_bytes=max(len(body), 1)).text
+        body = served.text.encode("utf-8")
 
     async def handle(route: Route) -> None:
         target = route.request
@@ -264,6 +275,7 @@ async def _route_documents_through_decoder(
     options: RenderOptions,
     deadline: Deadline,
     fail: Callable[[ReadermodeError], None],
+    served: _ServedDocument,
 ) -> None:
     """Decode top-level HTML documents from the network the way the static path does.
 
@@ -321,6 +333,7 @@ async def _route_documents_through_decoder(
             if name.lower() not in ("content-type", "content-length", "content-encoding")
         }
         decoded_headers["content-type"] = "text/html; charset=utf-8"
+        served.text = text
         await route.fulfill(status=200, headers=decoded_headers, body=text.encode("utf-8"))
 
     await context.route("**/*", handle)
@@ -362,6 +375,7 @@ async def _navigate(session: _Session, url: str, options: RenderOptions) -> int 
         )
     except PlaywrightTimeoutError:
         session.warnings.append("partial: the page did not finish loading (no DOMContentLoaded)")
+        session.stalled = True
     except PlaywrightError as exc:
         raise _navigation_error(url, exc, options) from exc
     session.mark("navigate", started)
@@ -605,11 +619,12 @@ async def _render_page(
         # network guard, then the document decoder: bytes served from memory never count as
         # a network request, and the guard vets a document before the decoder fetches it.
         # The decoder runs only once the page navigates, after ``defences`` below exists.
+        served = _ServedDocument()
         await _route_documents_through_decoder(
-            context, request, options, deadline, lambda error: defences.fail(error)
+            context, request, options, deadline, lambda error: defences.fail(error), served
         )
         network_guard = await install_guard(context) if options.block_private else None
-        await _route_from_memory(context, request, options.offline)
+        await _route_from_memory(context, request, options.offline, served)
         page = await context.new_page()
         defences = PageDefences(context, page, options, request.url)
         await defences.install()  # its route runs before _route_from_memory's (newest first)
@@ -698,6 +713,7 @@ async def _render_page(
             warnings=tuple(session.warnings),
             settled_by=settled_by,
             reader_view=reader_view,
+            source_html=served.text if session.stalled else None,
         )
     finally:
         await handle.dispose(context)

@@ -221,6 +221,25 @@ def test_blocked_main_thread_cannot_hold_the_capture(
     assert_next_page_works(tagged, hostile)
 
 
+def test_stalled_parser_is_read_from_the_served_document(
+    tagged: Renderer, hostile: HostileServer
+) -> None:
+    """A script that never arrives stops the parser half way: the DOM holds the first paragraph
+    only, so the extractor reads the document as served instead, and says so."""
+    snapshot = tagged.render(hostile.base + "/stalled-parser.html")
+    assert any("no DOMContentLoaded" in warning for warning in snapshot.warnings)
+    assert "The last paragraph says" not in snapshot.html
+    assert snapshot.source_html and "The last paragraph says" in snapshot.source_html
+    result = extract(snapshot)
+    assert "first time since the lamps" in result.text and "The last paragraph says" in result.text
+    assert result.trace[-1].name == "served-document"
+    assert_next_page_works(tagged, hostile)
+
+
+def test_loaded_pages_carry_no_served_copy(tagged: Renderer, hostile: HostileServer) -> None:
+    assert tagged.render(hostile.base + "/story.html").source_html is None
+
+
 # ---- limits: both sides of each cap ------------------------------------------------------------
 
 
@@ -228,8 +247,12 @@ def test_blocked_main_thread_cannot_hold_the_capture(
 def test_max_bytes(tagged: Renderer, hostile: HostileServer, chunked: str) -> None:
     url = f"{hostile.base}/huge?mb=0.1&chunked={chunked}"
     with pytest.raises(InputTooLargeError, match="max_bytes=50,000"):
-        tagged.render(url, options=RenderOptions(block_private=False, budget=BUDGET, max_bytes=50_000))
-    snapshot = tagged.render(url, options=RenderOptions(block_private=False, budget=BUDGET, max_bytes=200_000))
+        tagged.render(
+            url, options=RenderOptions(block_private=False, budget=BUDGET, max_bytes=50_000)
+        )
+    snapshot = tagged.render(
+        url, options=RenderOptions(block_private=False, budget=BUDGET, max_bytes=200_000)
+    )
     assert ARTICLE in snapshot.html
 
 
@@ -240,7 +263,9 @@ def test_max_bytes_keyword_overrides_the_option(tagged: Renderer, hostile: Hosti
 
 def test_max_dom_bytes(tagged: Renderer, hostile: HostileServer) -> None:
     url = f"{hostile.base}/big?kb=100"
-    capped = tagged.render(url, options=RenderOptions(block_private=False, budget=BUDGET, max_dom_bytes=20_000))
+    capped = tagged.render(
+        url, options=RenderOptions(block_private=False, budget=BUDGET, max_dom_bytes=20_000)
+    )
     assert len(capped.html.encode()) <= 20_000
     assert capped.html.rstrip().endswith("</html>")
     assert any("max_dom_bytes=20,000" in note for note in capped.warnings), capped.warnings
@@ -252,10 +277,14 @@ def test_max_dom_bytes(tagged: Renderer, hostile: HostileServer) -> None:
 
 def test_max_elements(tagged: Renderer, hostile: HostileServer) -> None:
     url = f"{hostile.base}/big?kb=100"
-    capped = tagged.render(url, options=RenderOptions(block_private=False, budget=BUDGET, max_elements=100))
+    capped = tagged.render(
+        url, options=RenderOptions(block_private=False, budget=BUDGET, max_elements=100)
+    )
     assert any("max_elements=100 " in note for note in capped.warnings), capped.warnings
     assert ARTICLE in extract(capped).text
-    full = tagged.render(url, options=RenderOptions(block_private=False, budget=BUDGET, max_elements=5_000))
+    full = tagged.render(
+        url, options=RenderOptions(block_private=False, budget=BUDGET, max_elements=5_000)
+    )
     assert not any("max_elements" in note for note in full.warnings)
     assert full.html.count("<p>") > capped.html.count("<p>")
 
@@ -263,15 +292,21 @@ def test_max_elements(tagged: Renderer, hostile: HostileServer) -> None:
 def test_max_redirects_http(tagged: Renderer, hostile: HostileServer) -> None:
     url = f"{hostile.base}/redirect?n=2"
     with pytest.raises(LimitExceededError, match="max_redirects=1") as raised:
-        tagged.render(url, options=RenderOptions(block_private=False, budget=BUDGET, max_redirects=1))
+        tagged.render(
+            url, options=RenderOptions(block_private=False, budget=BUDGET, max_redirects=1)
+        )
     assert raised.value.option == "max_redirects" and raised.value.exit_code == 17
-    snapshot = tagged.render(url, options=RenderOptions(block_private=False, budget=BUDGET, max_redirects=2))
+    snapshot = tagged.render(
+        url, options=RenderOptions(block_private=False, budget=BUDGET, max_redirects=2)
+    )
     assert snapshot.final_url == f"{hostile.base}/story.html"
 
 
 def test_max_redirects_page_navigations(tagged: Renderer, hostile: HostileServer) -> None:
     url = f"{hostile.base}/leaves.html?to={hostile.base}/elsewhere.html"
-    stopped = tagged.render(url, options=RenderOptions(block_private=False, budget=BUDGET, max_redirects=0))
+    stopped = tagged.render(
+        url, options=RenderOptions(block_private=False, budget=BUDGET, max_redirects=0)
+    )
     assert any("max_redirects=0" in note for note in stopped.warnings), stopped.warnings
     assert "Crane page that leaves" in extract(stopped).text
 
@@ -279,9 +314,14 @@ def test_max_redirects_page_navigations(tagged: Renderer, hostile: HostileServer
 def test_budget(tagged: Renderer, hostile: HostileServer) -> None:
     started = time.monotonic()
     with pytest.raises(BudgetExceededError, match="5 s budget"):
-        tagged.render(f"{hostile.base}/slow-headers?s=7", options=RenderOptions(block_private=False, budget=5.0))
+        tagged.render(
+            f"{hostile.base}/slow-headers?s=7",
+            options=RenderOptions(block_private=False, budget=5.0),
+        )
     assert time.monotonic() - started < 5.0 + OVERRUN_S
-    snapshot = tagged.render(f"{hostile.base}/slow-headers?s=1", options=RenderOptions(block_private=False, budget=8.0))
+    snapshot = tagged.render(
+        f"{hostile.base}/slow-headers?s=1", options=RenderOptions(block_private=False, budget=8.0)
+    )
     assert ARTICLE in snapshot.html
 
 
