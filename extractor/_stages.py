@@ -17,6 +17,7 @@ from readability import Document
 
 from ._cascade import Candidate, Skip, Stage, StageInput
 from ._parse import clean_text, parse_fragment
+from ._readability_parse import prepare
 from ._scorer import MAX_ELEMENTS as SCORER_MAX_ELEMENTS
 from ._scorer import TooManyElements, best_block
 
@@ -95,10 +96,12 @@ class _TreeDocument(Document):
 
     Document mutates the tree it parses and parses again on its lenient retry; given our tree,
     it skips a serialise-and-reparse and keeps what libxml2 drops past depth 255 without
-    ``huge_tree`` (its own parser has none)."""
+    ``huge_tree`` (its own parser has none). Made without ``url``, which ``prepare`` relies on;
+    ``prepare`` skips the cleaner's work our rules already did (see ``_readability_parse``)."""
 
     def _parse(self, input: lxml.html.HtmlElement) -> lxml.html.HtmlElement:  # noqa: A002
-        return super()._parse(copy.deepcopy(input))
+        self.encoding = "utf-8"
+        return prepare(copy.deepcopy(input), self.handle_failures)
 
 
 class ReadabilityLxmlStage:
