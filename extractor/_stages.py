@@ -42,14 +42,17 @@ corpora has 120,000 pairs."""
 def nesting(root: lxml.html.HtmlElement, max_depth: int) -> tuple[int, int]:
     """(depth, ancestor-descendant pairs) of ``root``'s tree, counted up to ``max_depth + 1``
     levels (iterative: the tree may be far deeper than Python's recursion limit)."""
+    # Level by level: one list comprehension a level costs half a (node, depth) stack.
     deepest = pairs = 0
-    stack = [(root, 0)]
-    while stack:
-        element, depth = stack.pop()
-        deepest = max(deepest, depth)
-        pairs += depth
-        if depth <= max_depth:
-            stack.extend((child, depth + 1) for child in element)
+    level = [root]
+    while True:
+        pairs += deepest * len(level)
+        if deepest > max_depth:
+            break
+        level = [child for element in level for child in element]
+        if not level:
+            break
+        deepest += 1
     return deepest, pairs
 
 
