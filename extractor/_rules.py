@@ -67,7 +67,8 @@ class _Walk:
     def __init__(self, root: HtmlElement) -> None:
         self.root = root
         self.hiding: list[HtmlElement] = []  # <input> or a hiding attribute: see _is_hidden
-        self.labelled: list[tuple[HtmlElement, str]] = []  # with their class and id
+        # With their class and id, as they are and lower-cased.
+        self.labelled: list[tuple[HtmlElement, str, str]] = []
         self.chrome: list[HtmlElement] = []  # header, footer, nav or a role
         self.removed: set[HtmlElement] = set()
         for el in root.iter(lxml.etree.Element):
@@ -79,7 +80,8 @@ class _Walk:
             if tag == "input" or not _HIDING_ATTRIBUTES.isdisjoint(names):
                 self.hiding.append(el)
             if "class" in names or "id" in names:
-                self.labelled.append((el, _class_and_id(el)))
+                names = _class_and_id(el)
+                self.labelled.append((el, names, names.lower()))
 
     def live(self, elements: list[HtmlElement]) -> list[HtmlElement]:
         """Those of ``elements`` still in the tree (not in a subtree removed since the walk)."""
@@ -138,25 +140,27 @@ def _class_and_id(element: HtmlElement) -> str:
     return f"{element.get('class', '')} {element.get('id', '')}"
 
 
-_A11Y_WORDS = ("hidden", "sr-only", "screen")
-
-
-def _may_be_a11y(names: str) -> bool:
-    """A cheap test _A11Y_LABEL can only match if it passes (a regex search per element cost
-    more): a match holds one of these words in ASCII, or one of the four non-ASCII letters
-    IGNORECASE also reads as i, s or k (Python's re documentation)."""
-    lowered = names.lower()
-    return not lowered.isascii() or any(word in lowered for word in _A11Y_WORDS)
-
-
 def _select_a11y_labels(walk: _Walk) -> Iterable[HtmlElement]:
-    found = [el for el, names in walk.labelled if _may_be_a11y(names) and _A11Y_LABEL.search(names)]
+    # The substring tests are a cheap first pass (a regex search per element cost more): an
+    # _A11Y_LABEL match holds "hidden", "sr-only" or "screen" in ASCII, or one of the four
+    # non-ASCII letters IGNORECASE also reads as i, s or k (Python's re documentation).
+    found = [
+        el
+        for el, names, lowered in walk.labelled
+        if (
+            "hidden" in lowered
+            or "sr-only" in lowered
+            or "screen" in lowered
+            or not lowered.isascii()
+        )
+        and _A11Y_LABEL.search(names)
+    ]
     return (el for el in walk.live(found) if el.tag not in _PROTECTED)
 
 
 def _select_comments(walk: _Walk) -> Iterable[HtmlElement]:
     # Structural containers are spared: themes put "comments-open" on <body> or <article>.
-    found = [el for el, names in walk.labelled if "comment" in names.lower()]
+    found = [el for el, _, lowered in walk.labelled if "comment" in lowered]
     return (
         el for el in walk.live(found) if el.tag not in _PROTECTED and el.tag not in _CONTENT_ROOTS
     )
