@@ -47,17 +47,29 @@ def _needs_cleaner(doc: HtmlElement) -> bool:
     return any((meta.get("http-equiv") or "").lower() == "refresh" for meta in doc.iter("meta"))
 
 
-def _clean(doc: HtmlElement) -> None:
-    """What ``html_cleaner`` changes in a tree ``_needs_cleaner`` passed, in place."""
+def _drop_hidden(doc: HtmlElement) -> None:
+    """readability-lxml's own first step: drop ``[hidden]``, then display:none elements."""
+    for element in doc.xpath("//*[@hidden]"):
+        element.drop_tree()
+    for element in doc.xpath("//*[@style]"):
+        if REGEXES["displayNoneRe"].search(element.get("style")):
+            element.drop_tree()
+
+
+def _drop_hidden_and_clean(doc: HtmlElement) -> None:
+    """``_drop_hidden`` then what ``html_cleaner`` changes, in place, in one walk over a tree
+    ``_needs_cleaner`` passed. Cleaning elements that are dropped afterwards changes nothing
+    the tree keeps, and the styles are read before they are stripped."""
     for image in doc.iter("image"):
         image.tag = "img"
     # The cleaner's own link test (private, but it is the one it runs: tests/unit pins the
     # equivalence on this version).
     scripted = html_cleaner._remove_javascript_link
     link_attributes = defs.link_attrs
+    hidden: list[HtmlElement] = []
+    styled: list[tuple[HtmlElement, str]] = []
     for element in doc.iter(lxml.etree.Element):
-        names = element.keys()
-        for name in names:
+        for name in element.keys():
             if name.startswith("on"):
                 del element.attrib[name]
             elif name in link_attributes:
@@ -65,20 +77,29 @@ def _clean(doc: HtmlElement) -> None:
                 new = scripted(value.strip())
                 if new != value:
                     element.set(name, new)
+            elif name == "hidden":
+                hidden.append(element)
+            elif name == "style":
+                styled.append((element, element.get(name)))
+    for element in hidden:
+        element.drop_tree()
+    dropped = set(hidden)  # readability-lxml looks for styles after the drop: these are gone
+    for element, style in styled:
+        if element not in dropped and REGEXES["displayNoneRe"].search(style):
+            element.drop_tree()
     lxml.etree.strip_attributes(doc, "style")
 
 
 def prepare(doc: HtmlElement, handle_failures: str | None) -> HtmlElement:
     """readability-lxml 0.9's ``Document._parse`` of a tree with no ``url``: ``doc`` (a copy
     the caller owns, changed in place) ready for its scoring, and returned."""
-    for element in doc.xpath("//*[@hidden]"):
-        element.drop_tree()
-    for element in doc.xpath("//*[@style]"):
-        if REGEXES["displayNoneRe"].search(element.get("style")):
-            element.drop_tree()
-    if _needs_cleaner(doc):
+    if _needs_cleaner(doc):  # then nothing is skipped, in readability-lxml's order
+        _drop_hidden(doc)
         doc = html_cleaner.clean_html(doc)
-    else:
-        _clean(doc)
-    doc.resolve_base_href(handle_failures=handle_failures)
+        doc.resolve_base_href(handle_failures=handle_failures)
+        return doc
+    _drop_hidden_and_clean(doc)
+    # Without a <base> (and no XHTML one: _needs_cleaner) resolving it has nothing to do.
+    if next(doc.iter("base"), None) is not None:
+        doc.resolve_base_href(handle_failures=handle_failures)
     return doc

@@ -66,3 +66,15 @@ def test_what_the_rules_leave_goes_through_the_real_cleaner(extra: str) -> None:
     assert _needs_cleaner(document)
     ours = prepare(copy.deepcopy(document), "discard")
     assert lxml.html.tostring(ours) == _readability_own(document)
+
+
+def test_hidden_and_styled_elements_left_by_the_rules_drop_once() -> None:
+    # With the hidden rule off, an element both [hidden] and display:none reaches readability.
+    page = TRICKY.replace(
+        "<div hidden>", '<div hidden="until-found" style="display:none"><p>x</p></div><div hidden>'
+    )
+    document = parse_html(page)
+    apply_rules(document, PRECLEAN_RULES - {"hidden"})
+    assert not _needs_cleaner(document)
+    ours = prepare(copy.deepcopy(document), "discard")
+    assert lxml.html.tostring(ours) == _readability_own(document)
