@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from dataclasses import replace
 
 import lxml.html
@@ -10,7 +9,7 @@ from lxml.html import HtmlElement
 
 from ._agreement import cross_check
 from ._cascade import StageInput, run_cascade
-from ._codelang import restore_code_languages
+from ._codelang import page_hints, restore_code_languages
 from ._comments import read_comments, rules_before_comments
 from ._decode import check_size, decode_html
 from ._errors import ContentTooShortError, EmptyInputError, NoContentError
@@ -129,7 +128,10 @@ def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extrac
     metadata = read_metadata(document, snapshot)
     base_url = resolve_base_url(document, snapshot.base_url)
 
-    cleaned = copy.deepcopy(document)  # metadata and base were read from the untouched parse
+    code_hints = page_hints(document)
+    # Our own parse, changed in place from here on: no copy, as all that is read from the
+    # untouched page (metadata, base URL, code languages) was read above.
+    cleaned = document
     trace: list[TraceEntry] = []
     comments: Comments | None = None
     rules = options.rules
@@ -153,7 +155,7 @@ def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extrac
     if CROSS_CHECK in options.rules:
         result = cross_check(page, result, stages)
 
-    html = restore_code_languages(result.content.html, document)
+    html = restore_code_languages(result.content.html, code_hints)
     text = result.content.text
     if not (options.links and options.tables and options.images):
         html = filter_content(

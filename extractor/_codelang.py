@@ -31,13 +31,11 @@ _DATA_ATTRIBUTES = ("data-lang", "data-language")
 _NOT_LANGUAGES = frozenset({"none", "nohighlight", "plain", "sourcecode", "highlight"})
 
 
-def restore_code_languages(html: str, document: HtmlElement) -> str:
+def restore_code_languages(html: str, hints: dict[str, str]) -> str:
     """``html`` (sanitised content) with a ``language-*`` class on each code block whose
-    language the page states; unchanged (the same string) when there is nothing to add."""
-    if "<pre" not in html:
-        return html
-    hints = _page_hints(document)
-    if not hints:
+    language the page states (``hints``, from ``page_hints``); unchanged (the same string)
+    when there is nothing to add."""
+    if "<pre" not in html or not hints:
         return html
     root = parse_fragment(html)
     changed = False
@@ -54,7 +52,7 @@ def restore_code_languages(html: str, document: HtmlElement) -> str:
     return inner_html(root) if changed else html
 
 
-def _page_hints(document: HtmlElement) -> dict[str, str]:
+def page_hints(document: HtmlElement) -> dict[str, str]:
     """Each code block's text in the page, mapped to the language the page gives it."""
     hints: dict[str, str] = {}
     for pre in document.iter("pre"):

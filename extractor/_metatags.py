@@ -130,6 +130,10 @@ def _home_names(document: HtmlElement, page_url: str | None) -> list[str]:
         href = (link.get("href") or "").strip()
         if not href or "#" in href or "?" in href:
             continue
+        # A home link's path holds at most one slash, after at most "//host": more slashes
+        # rule it out without urlsplit (which cost most of this function).
+        if href.count("/") > 3:
+            continue
         parts = urlsplit(href)
         if parts.netloc and parts.netloc != host:
             continue  # another site's front page: a share button, a partner

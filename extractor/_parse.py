@@ -23,13 +23,55 @@ _PARSER = lxml.html.HTMLParser(
 )
 
 
+def _html_class_lookup() -> lxml.etree.ElementNamespaceClassLookup:
+    """lxml.html's element classes (the form ones by tag, ``HtmlElement`` for the rest), looked
+    up in C: lxml.html's own lookup is a Python method run each time an element gets a Python
+    proxy, about 7,000 calls a page on the benchmark corpus and a tenth of extract's time."""
+    lookup = lxml.etree.ElementNamespaceClassLookup(
+        lxml.etree.ElementDefaultClassLookup(
+            element=lxml.html.HtmlElement,
+            comment=lxml.html.HtmlComment,
+            pi=lxml.html.HtmlProcessingInstruction,
+            entity=lxml.html.HtmlEntity,
+        )
+    )
+    lookup.get_namespace(None).update(
+        {
+            "form": lxml.html.FormElement,
+            "input": lxml.html.InputElement,
+            "label": lxml.html.LabelElement,
+            "select": lxml.html.SelectElement,
+            "textarea": lxml.html.TextareaElement,
+        }
+    )
+    return lookup
+
+
+_PARSER.set_element_class_lookup(_html_class_lookup())
+
+
+# _CONTROL_CHARS in UTF-8: C0 controls and DEL are single bytes, C1 controls \xc2\x80-\x9f and
+# U+FFFE/U+FFFF \xef\xbf\xbe/\xbf (lead bytes start a character, so these cannot straddle two).
+_C0_AND_DEL = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+_C1_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
+_NONCHARACTERS_UTF8 = (b"\xef\xbf\xbe", b"\xef\xbf\xbf")
+
+
 def clean_text(text: str) -> str:
     """Text lxml accepts and a reader can read: no control characters, no lone surrogates."""
-    text = _CONTROL_CHARS.sub("", text)
     try:
-        text.encode("utf-8")
+        data = text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates (from broken JSON or a fuzzer)
         text = text.encode("utf-8", "replace").decode("utf-8")
+        data = text.encode("utf-8")
+    # Checking the UTF-8 bytes first is twice as fast as the regex over the text, which nearly
+    # every page passes unchanged.
+    if (
+        len(data.translate(None, _C0_AND_DEL)) != len(data)
+        or _C1_UTF8.search(data)
+        or any(found in data for found in _NONCHARACTERS_UTF8)
+    ):
+        text = _CONTROL_CHARS.sub("", text)
     return text
 
 

@@ -162,8 +162,14 @@ def _picture_source(img: HtmlElement) -> str | None:
 
 def normalize_whitespace(root: HtmlElement) -> None:
     """Collapse runs of whitespace outside <pre>, drop empty blocks, one block per line."""
+    # What lies inside a <pre>, found once: asking each element's ancestors cost as much as the
+    # rest of the function.
+    if any(ancestor.tag == "pre" for ancestor in root.iterancestors()):
+        preformatted = set(root.iter())
+    else:
+        preformatted = {element for pre in root.iter("pre") for element in pre.iter()}
     for element in list(root.iter(lxml.etree.Element)):
-        if element.tag == "pre" or any(a.tag == "pre" for a in element.iterancestors()):
+        if element in preformatted:
             continue
         if element.text:
             element.text = _SPACES.sub(" ", element.text)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+import lxml.etree
 from lxml.html import HtmlElement
 
 from ._types import TraceEntry, TraceKind
@@ -53,19 +54,62 @@ _EXECUTABLE_TAGS = (
     "dialog",
 )
 _CHROME_ROLES = ("banner", "contentinfo", "navigation")
+_CHROME_TAGS = frozenset({"header", "footer", "nav"})
+_HIDING_ATTRIBUTES = frozenset({"hidden", "aria-hidden", "style", FEED_MARK, HIDDEN_MARK})
+
+
+class _Walk:
+    """The elements each family may select, in document order, read in one pass over the tree
+    (a pass per family, each reading the same attributes again, was most of the rules' time).
+
+    A family run after others must skip what they removed: ``live`` does, from ``removed``."""
+
+    def __init__(self, root: HtmlElement) -> None:
+        self.root = root
+        self.hiding: list[HtmlElement] = []  # <input> or a hiding attribute: see _is_hidden
+        # With their class and id, as they are and lower-cased.
+        self.labelled: list[tuple[HtmlElement, str, str]] = []
+        self.chrome: list[HtmlElement] = []  # header, footer, nav or a role
+        self.removed: set[HtmlElement] = set()
+        for el in root.iter(lxml.etree.Element):
+            tag, names = el.tag, el.keys()
+            if tag in _CHROME_TAGS or "role" in names:
+                self.chrome.append(el)
+            if not names:
+                continue
+            if tag == "input" or not _HIDING_ATTRIBUTES.isdisjoint(names):
+                self.hiding.append(el)
+            if "class" in names or "id" in names:
+                names = _class_and_id(el)
+                self.labelled.append((el, names, names.lower()))
+
+    def live(self, elements: list[HtmlElement]) -> list[HtmlElement]:
+        """Those of ``elements`` still in the tree (not in a subtree removed since the walk)."""
+        removed = self.removed
+        if not removed:
+            return elements
+        return [
+            el
+            for el in elements
+            if el not in removed and not any(a in removed for a in el.iterancestors())
+        ]
 
 
 @dataclass(frozen=True)
 class RuleFamily:
-    """A named family of removals with the function that selects its elements."""
+    """A named family of removals with the function that picks its elements from a walk."""
 
     name: str
     description: str
-    select: Callable[[HtmlElement], Iterable[HtmlElement]]
+    pick: Callable[[_Walk], Iterable[HtmlElement]]
+
+    def select(self, root: HtmlElement) -> Iterable[HtmlElement]:
+        """The elements of ``root`` this family removes (nested ones included)."""
+        return self.pick(_Walk(root))
 
 
-def _select_executable(root: HtmlElement) -> Iterable[HtmlElement]:
-    return root.iter(*_EXECUTABLE_TAGS)
+def _select_executable(walk: _Walk) -> Iterable[HtmlElement]:
+    return walk.root.iter(*_EXECUTABLE_TAGS)
 
 
 def _is_hidden(element: HtmlElement) -> bool:
@@ -88,30 +132,37 @@ def _is_hidden(element: HtmlElement) -> bool:
     return bool(style and _HIDDEN_STYLE.search(style))
 
 
-def _select_hidden(root: HtmlElement) -> Iterable[HtmlElement]:
-    return (el for el in root.iter() if el.tag not in _PROTECTED and _is_hidden(el))
+def _select_hidden(walk: _Walk) -> Iterable[HtmlElement]:
+    return (el for el in walk.live(walk.hiding) if el.tag not in _PROTECTED and _is_hidden(el))
 
 
 def _class_and_id(element: HtmlElement) -> str:
     return f"{element.get('class', '')} {element.get('id', '')}"
 
 
-def _select_a11y_labels(root: HtmlElement) -> Iterable[HtmlElement]:
-    return (
+def _select_a11y_labels(walk: _Walk) -> Iterable[HtmlElement]:
+    # The substring tests are a cheap first pass (a regex search per element cost more): an
+    # _A11Y_LABEL match holds "hidden", "sr-only" or "screen" in ASCII, or one of the four
+    # non-ASCII letters IGNORECASE also reads as i, s or k (Python's re documentation).
+    found = [
         el
-        for el in root.iter()
-        if el.tag not in _PROTECTED and _A11Y_LABEL.search(_class_and_id(el))
-    )
+        for el, names, lowered in walk.labelled
+        if (
+            "hidden" in lowered
+            or "sr-only" in lowered
+            or "screen" in lowered
+            or not lowered.isascii()
+        )
+        and _A11Y_LABEL.search(names)
+    ]
+    return (el for el in walk.live(found) if el.tag not in _PROTECTED)
 
 
-def _select_comments(root: HtmlElement) -> Iterable[HtmlElement]:
+def _select_comments(walk: _Walk) -> Iterable[HtmlElement]:
     # Structural containers are spared: themes put "comments-open" on <body> or <article>.
+    found = [el for el, _, lowered in walk.labelled if "comment" in lowered]
     return (
-        el
-        for el in root.iter()
-        if el.tag not in _PROTECTED
-        and el.tag not in _CONTENT_ROOTS
-        and "comment" in _class_and_id(el).lower()
+        el for el in walk.live(found) if el.tag not in _PROTECTED and el.tag not in _CONTENT_ROOTS
     )
 
 
@@ -126,14 +177,17 @@ def _holds_content_root(element: HtmlElement) -> bool:
     return any(True for _ in element.iter("article", "main"))
 
 
-def _select_chrome(root: HtmlElement) -> Iterable[HtmlElement]:
-    body = root.find("body")
-    page_text = len((body if body is not None else root).text_content().strip()) or 1
-    for el in root.iter():
-        if not (el.tag in ("header", "footer", "nav") or el.get("role") in _CHROME_ROLES):
+def _select_chrome(walk: _Walk) -> Iterable[HtmlElement]:
+    page_text = 0  # the page's text length, read once and only if a candidate needs it
+    for el in walk.live(walk.chrome):
+        if not (el.tag in _CHROME_TAGS or el.get("role") in _CHROME_ROLES):
             continue
         if el.tag in _PROTECTED or _inside_content_root(el) or _holds_content_root(el):
             continue
+        if not page_text:
+            root = walk.root
+            body = root.find("body")
+            page_text = len((body if body is not None else root).text_content().strip()) or 1
         if len(el.text_content().strip()) / page_text >= CHROME_MAX_SHARE:
             continue
         yield el
@@ -162,11 +216,12 @@ PRECLEAN_RULES: frozenset[str] = frozenset(family.name for family in RULE_FAMILI
 def apply_rules(root: HtmlElement, enabled: frozenset[str]) -> list[TraceEntry]:
     """Remove every enabled family's elements from ``root`` (a copy the caller owns)."""
     trace: list[TraceEntry] = []
+    walk = _Walk(root)
     for family in RULE_FAMILIES:
         if family.name in enabled:
-            entry = remove_and_record(
-                list(family.select(root)), "rule", family.name, family.description
-            )
+            chosen = list(family.pick(walk))
+            walk.removed.update(chosen)
+            entry = remove_and_record(chosen, "rule", family.name, family.description)
             if entry is not None:
                 trace.append(entry)
     return trace

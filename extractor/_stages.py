@@ -18,6 +18,7 @@ from readability import Document
 
 from ._cascade import Candidate, Skip, Stage, StageInput
 from ._parse import parse_fragment
+from ._readability_parse import prepare
 from ._scorer import MAX_ELEMENTS as SCORER_MAX_ELEMENTS
 from ._scorer import TooManyElements, best_block
 
@@ -42,14 +43,17 @@ corpora has 120,000 pairs."""
 def nesting(root: lxml.html.HtmlElement, max_depth: int) -> tuple[int, int]:
     """(depth, ancestor-descendant pairs) of ``root``'s tree, counted up to ``max_depth + 1``
     levels (iterative: the tree may be far deeper than Python's recursion limit)."""
+    # Level by level: one list comprehension a level costs half a (node, depth) stack.
     deepest = pairs = 0
-    stack = [(root, 0)]
-    while stack:
-        element, depth = stack.pop()
-        deepest = max(deepest, depth)
-        pairs += depth
-        if depth <= max_depth:
-            stack.extend((child, depth + 1) for child in element)
+    level = [root]
+    while True:
+        pairs += deepest * len(level)
+        if deepest > max_depth:
+            break
+        level = [child for element in level for child in element]
+        if not level:
+            break
+        deepest += 1
     return deepest, pairs
 
 
@@ -80,10 +84,12 @@ class _TreeDocument(Document):
 
     Document mutates the tree it parses and parses again on its lenient retry; given our tree,
     it skips a serialise-and-reparse and keeps what libxml2 drops past depth 255 without
-    ``huge_tree`` (its own parser has none)."""
+    ``huge_tree`` (its own parser has none). Made without ``url``, which ``prepare`` relies on;
+    ``prepare`` skips the cleaner's work our rules already did (see ``_readability_parse``)."""
 
     def _parse(self, input: lxml.html.HtmlElement) -> lxml.html.HtmlElement:  # noqa: A002
-        return super()._parse(unmark_embedded_posts(copy.deepcopy(input)))
+        self.encoding = "utf-8"
+        return prepare(unmark_embedded_posts(copy.deepcopy(input)), self.handle_failures)
 
 
 EMBEDDED_POST = re.compile(r"tweet|twitter", re.IGNORECASE)
