@@ -147,7 +147,7 @@ def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extrac
         document=cleaned,
         base_url=base_url,
         refine_context=RefineContext(
-            boundary=article_boundary(cleaned), titles=page_titles(metadata.title, snapshot)
+            boundary=article_boundary(cleaned), titles=page_titles(metadata.title, snapshot, document)
         ),
         rules=options.rules,
     )
@@ -180,10 +180,18 @@ def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extrac
     )
 
 
-def page_titles(title: str | None, snapshot: PageSnapshot) -> frozenset[str]:
-    """The page's titles as the headline refinement matches them: the metadata's and the one
-    Readability.js read (they differ when a site suffix was cut from one of them)."""
-    found = {title, snapshot.readability.title if snapshot.readability else None}
+def page_titles(
+    title: str | None, snapshot: PageSnapshot, document: HtmlElement
+) -> frozenset[str]:
+    """The page's titles as the headline refinement matches them: the metadata's, the one
+    Readability.js read (they differ when a site suffix was cut from one of them) and the
+    page's first ``<h1>`` (Readability.js turns it into an ``<h2>`` when it keeps it)."""
+    first_h1 = next(document.iter("h1"), None)
+    found = {
+        title,
+        snapshot.readability.title if snapshot.readability else None,
+        first_h1.text_content() if first_h1 is not None else None,
+    }
     return frozenset(normal for text in found if text and (normal := normalise_title(text)))
 
 
