@@ -83,7 +83,8 @@ def test_no_readability_js_uses_the_python_cascade(spa_server: str) -> None:
     result = readermode(f"{spa_server}json-render/index.html", "--no-readability-js", "-f", "json")
     data = json.loads(result.stdout)
     assert data["stage"] in ("readability-lxml", "scorer")
-    assert present("json-render")[0] in data["text"]
+    assert present("json-render")[0] == data["title"]  # the headline is the title
+    assert present("json-render")[1] in data["text"]
 
 
 def test_async_renderer_captures_concurrently(spa_server: str) -> None:
@@ -94,7 +95,7 @@ def test_async_renderer_captures_concurrently(spa_server: str) -> None:
             results = await asyncio.gather(
                 *(renderer.capture(f"{spa_server}{n}/index.html") for n in names)
             )
-        return [result.text for result in results]
+        return [f"{result.metadata.title}\n{result.text}" for result in results]
 
     # In a thread of its own: pytest-playwright's sync fixtures keep an event loop running in
     # this one, and asyncio.run refuses to start inside it (as it would in Jupyter).

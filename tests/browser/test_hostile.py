@@ -119,8 +119,8 @@ def test_hostile_page_gives_a_result_within_the_budget(
     snapshot, seconds = timed(tagged, hostile.base + path)
     assert isinstance(snapshot, PageSnapshot), snapshot
     assert seconds < BUDGET + OVERRUN_S
-    text = extract(snapshot).text
-    assert title in text and ARTICLE in text
+    extraction = extract(snapshot)
+    assert title in (extraction.metadata.title or "") and ARTICLE in extraction.text
     if warning is None:
         assert not any("partial" in note for note in snapshot.warnings), snapshot.warnings
     elif warning:
@@ -161,9 +161,9 @@ def test_leaving_for_another_origin_keeps_what_was_captured(
     snapshot, seconds = timed(tagged, url)
     assert isinstance(snapshot, PageSnapshot), snapshot
     assert seconds < BUDGET + OVERRUN_S
-    text = extract(snapshot).text
-    assert "Crane page that leaves for elsewhere" in text
-    assert "Somewhere else entirely" not in text
+    extraction = extract(snapshot)
+    assert extraction.metadata.title == "Crane page that leaves for elsewhere"
+    assert "Somewhere else entirely" not in extraction.text
     assert urlsplit(snapshot.final_url or "").port == urlsplit(hostile.base).port
     assert any(other_origin.base in note for note in snapshot.warnings), snapshot.warnings
 
@@ -171,7 +171,7 @@ def test_leaving_for_another_origin_keeps_what_was_captured(
 def test_same_origin_navigation_is_followed(tagged: Renderer, hostile: HostileServer) -> None:
     """The other side of the origin rule: a page moving within its own site is followed."""
     snapshot = tagged.render(f"{hostile.base}/leaves.html?to={hostile.base}/elsewhere.html")
-    assert "Somewhere else entirely" in extract(snapshot).text
+    assert extract(snapshot).metadata.title == "Somewhere else entirely"
     assert not any("stayed on" in note for note in snapshot.warnings), snapshot.warnings
 
 
@@ -308,7 +308,7 @@ def test_max_redirects_page_navigations(tagged: Renderer, hostile: HostileServer
         url, options=RenderOptions(block_private=False, budget=BUDGET, max_redirects=0)
     )
     assert any("max_redirects=0" in note for note in stopped.warnings), stopped.warnings
-    assert "Crane page that leaves" in extract(stopped).text
+    assert "Crane page that leaves" in (extract(stopped).metadata.title or "")
 
 
 def test_budget(tagged: Renderer, hostile: HostileServer) -> None:

@@ -83,7 +83,7 @@ def test_one_browser_many_pages_then_nothing_left(
         assert len(ours) == 1, "one browser process for this renderer"
         assert chromium_tagged(tag), "the tag finds our Chromium (so the CLI check below can fail)"
         for _ in range(3):
-            assert "Plain story" in renderer.capture(f"{server}/story").text
+            assert "plain server-rendered paragraph" in renderer.capture(f"{server}/story").text
         # Still the same browser after three pages: no relaunch per page.
         assert chromium_roots(os.getpid()) - before == ours
     assert wait_until_gone(lambda: chromium_tagged(tag)), "the renderer's browser outlived close()"
@@ -120,7 +120,7 @@ def test_frozen_main_thread_cannot_hold_the_capture(server: str, renderer: Rende
     if snapshot is not None:
         assert snapshot.settled_by == "budget" and snapshot.warnings
     # The same browser still serves the next page.
-    assert "Plain story" in renderer.capture(f"{server}/story").text
+    assert "plain server-rendered paragraph" in renderer.capture(f"{server}/story").text
 
 
 def test_cli_renders_urls_by_default_and_leaves_no_browser(server: str) -> None:
@@ -132,7 +132,7 @@ def test_cli_renders_urls_by_default_and_leaves_no_browser(server: str) -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert data["stage"] == "readability-js" and "Plain story" in data["text"]
+    assert data["stage"] == "readability-js" and "plain server-rendered" in data["text"]
     static = subprocess.run(
         [sys.executable, "-m", "renderer.cli", f"{server}/story", "--no-render", "-f", "json"],
         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,

@@ -128,7 +128,14 @@ def text_node_atoms(source: str | bytes | PageSnapshot) -> set[str]:
         return atoms
     for node in document.xpath("//text()"):
         owner = node.getparent()
-        if node.is_text and owner is not None and owner.tag in _RAW_TEXT:
+        if (
+            node.is_text
+            and owner is not None
+            and owner.tag in _RAW_TEXT
+            # In <svg>/<math> a browser closes <style/> at once and reads what follows as
+            # markup; libxml2 takes it all as the style's text (found: "<svg><style/style>").
+            and not any(True for _ in owner.iterancestors("svg", "math"))
+        ):
             continue
         atoms.update(extractor.words(str(node).casefold()))
     return atoms
