@@ -172,7 +172,7 @@ def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extrac
         metadata=metadata,
         html=html,
         text=text,
-        markdown=html_to_markdown(html),
+        # markdown left out: converted when first read (most callers never read it).
         stage=result.stage,
         trace=(*trace, *result.trace),
         warnings=snapshot.warnings,

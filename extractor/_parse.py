@@ -103,13 +103,11 @@ def parse_fragment(html: str) -> HtmlElement:
     """Parse an HTML fragment (a stage's result) into a new ``<div>`` holding it."""
     text = clean_text(html)
     try:
-        return unnest_void_elements(
-            lxml.html.fragment_fromstring(text, create_parent="div", parser=_PARSER)
-        )
+        nodes = lxml.html.fragments_fromstring(text, parser=_PARSER)
     except (AssertionError, lxml.etree.ParserError):
         # lxml asserts the parse has exactly one <body>; a whole document whose <body> was
         # swallowed (an unterminated attribute in <head>) has none. Take what did parse.
-        wrapper = lxml.html.Element("div")
+        wrapper = _PARSER.makeelement("div")
         try:
             document = lxml.html.document_fromstring(text, parser=_PARSER)
         except (lxml.etree.ParserError, ValueError):
@@ -119,6 +117,14 @@ def parse_fragment(html: str) -> HtmlElement:
         wrapper.text = source.text
         wrapper.extend(list(source))
         return unnest_void_elements(wrapper)
+    # fragment_fromstring(create_parent="div") but with the <div> made by our parser: the nodes
+    # move into its document, whose parser then gives every element its Python proxy. lxml.html's
+    # own <div> would bring its Python class lookup (see _html_class_lookup) to all of them.
+    root = _PARSER.makeelement("div")
+    if nodes and isinstance(nodes[0], str):
+        root.text = nodes.pop(0)  # leading text, kept only when it is more than whitespace
+    root.extend(nodes)
+    return unnest_void_elements(root)
 
 
 def inner_html(element: HtmlElement) -> str:

@@ -177,15 +177,37 @@ def normalize_whitespace(root: HtmlElement) -> None:
             in_pre = element.getparent().tag == "pre"
             if not in_pre:
                 element.tail = _SPACES.sub(" ", element.tail)
+    filled = _holding_content(root)
     for element in reversed(list(root.iter(*_EMPTY_DROPPABLE))):
-        if element is root or element.getparent() is None:
-            continue
-        if element.text_content().strip() or any(True for _ in element.iter(*_KEEPS_EMPTY)):
+        if element is root or element.getparent() is None or element in filled:
             continue
         element.drop_tree()
     for element in root.iter(*BLOCK_TAGS):
         if element is not root and (element.tail is None or not element.tail.strip()):
             element.tail = "\n"
+
+
+def _holding_content(root: HtmlElement) -> set[HtmlElement]:
+    """The elements under ``root`` whose text (``text_content()``) is more than whitespace or
+    that hold a ``_KEEPS_EMPTY`` element, found bottom-up in one pass: a ``text_content()`` and
+    a search per element cost a third of ``normalize_whitespace``. Dropping the others does not
+    change the answer for their ancestors: what they held was whitespace, and their tail stays.
+    """
+    filled: set[HtmlElement] = set()
+    for element in reversed(list(root.iter(lxml.etree.Element))):
+        if element.tag in _KEEPS_EMPTY or _has_text(element.text):
+            filled.add(element)
+            continue
+        for child in element:
+            # A comment's or processing instruction's own text is no text; its tail is.
+            if child in filled or _has_text(child.tail):
+                filled.add(element)
+                break
+    return filled
+
+
+def _has_text(text: str | None) -> bool:
+    return bool(text) and not text.isspace()  # type: ignore[union-attr]
 
 
 def resolve_base_url(document: HtmlElement, page_url: str | None) -> str | None:

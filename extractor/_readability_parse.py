@@ -74,7 +74,12 @@ def _drop_hidden_and_clean(doc: HtmlElement) -> None:
                 del element.attrib[name]
             elif name in link_attributes:
                 value = element.get(name)
-                new = scripted(value.strip())
+                # No ":" even after unquoting: no scheme for the test to find (it is mostly
+                # relative links), so only the strip can change the value.
+                if ":" in value or "%" in value:
+                    new = scripted(value.strip())
+                else:
+                    new = value.strip()
                 if new != value:
                     element.set(name, new)
             elif name == "hidden":

@@ -23,8 +23,7 @@ from lxml.html import HtmlElement
 
 from ._furniture import select_bylines, select_captions, select_headline
 from ._rules import remove_and_record
-from ._scorer import block_features
-from ._text import words
+from ._text import folded_words
 from ._types import TraceEntry
 
 LINK_FARM_DENSITY = 0.5
@@ -49,13 +48,16 @@ BOUNDARY_BLOCK_OVERLAP = 0.5
 SHINGLE = 4
 
 
-def shingles(text: str) -> set[tuple[str, ...]]:
-    """4-word shingles (a short block that has fewer words is one shingle of itself)."""
-    tokens = [word.casefold() for word in words(text)]
+def _shingles_of(tokens: list[str]) -> set[tuple[str, ...]]:
     if len(tokens) < SHINGLE:
         return {tuple(tokens)} if tokens else set()
     # zip of shifted views: the same shingles as slicing at each offset, at a third of the cost.
     return set(zip(*(tokens[i:] for i in range(SHINGLE)), strict=False))
+
+
+def shingles(text: str) -> set[tuple[str, ...]]:
+    """4-word shingles (a short block that has fewer words is one shingle of itself)."""
+    return _shingles_of(folded_words(text))
 
 
 def article_boundary(document: HtmlElement) -> frozenset[tuple[str, ...]] | None:
@@ -67,10 +69,10 @@ def article_boundary(document: HtmlElement) -> frozenset[tuple[str, ...]] | None
     ]
     if len(articles) != 1:
         return None
-    text = articles[0].text_content()
-    if len(words(text)) < BOUNDARY_MIN_WORDS:
+    tokens = folded_words(articles[0].text_content())
+    if len(tokens) < BOUNDARY_MIN_WORDS:
         return None
-    return frozenset(shingles(text))
+    return frozenset(_shingles_of(tokens))
 
 
 @dataclass(frozen=True)
@@ -82,16 +84,37 @@ class RefineContext:
     titles: frozenset[str] = frozenset()
 
 
+def _collapsed_length(text: str | None) -> int:
+    """Length of a text with its whitespace runs collapsed to one space and stripped, as the
+    scorer's ``block_features`` measures text."""
+    return len(" ".join(text.split())) if text else 0
+
+
 def _link_farms(root: HtmlElement, context: RefineContext) -> list[HtmlElement]:
     elements = list(root.iter(lxml.etree.Element))
-    features = block_features(elements)
+    # The scorer's block_features, cut down to the three sums read here (text length, link
+    # text length, link count): its punctuation counts and class hints were most of its cost.
+    sums: dict[HtmlElement, tuple[int, int, int]] = {}
+    for element in reversed(elements):  # children come after their parent in document order
+        text, links, count = _collapsed_length(element.text), 0, 0
+        for child in element:
+            text += _collapsed_length(child.tail)
+            below = sums.get(child)
+            if below is not None:  # None: a comment or processing instruction
+                text += below[0]
+                links += below[1]
+                count += below[2]
+        if element.tag == "a":
+            links, count = text, count + 1
+        sums[element] = (text, links, count)
     return [
         el
         for el in elements
         if el is not root
         and el.tag in PRUNABLE_TAGS
-        and features[el].link_count >= LINK_FARM_MIN_LINKS
-        and features[el].link_density > LINK_FARM_DENSITY
+        and sums[el][2] >= LINK_FARM_MIN_LINKS
+        and sums[el][0]
+        and sums[el][1] / sums[el][0] > LINK_FARM_DENSITY
     ]
 
 
@@ -111,10 +134,10 @@ def _outside_article(root: HtmlElement, context: RefineContext) -> list[HtmlElem
         return []
     outside = []
     for block in _top_level_blocks(root):
-        text = block.text_content()
-        if len(words(text)) < SHINGLE:
+        tokens = folded_words(block.text_content())
+        if len(tokens) < SHINGLE:
             continue  # a short heading or caption: too little text to judge
-        block_shingles = shingles(text)
+        block_shingles = _shingles_of(tokens)
         if (
             block_shingles
             and len(block_shingles & boundary) / len(block_shingles) < BOUNDARY_BLOCK_OVERLAP

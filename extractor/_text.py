@@ -65,6 +65,24 @@ def count_words(text: str) -> int:
     return len(words(text))
 
 
+_FOLDS_ACROSS_CLASSES = re.compile(
+    "[\u0130\u01f0\u0345\u0390\u03b0\u1e96-\u1e99\u1f50\u1f52\u1f54\u1f56\u1fb6\u1fb7"
+    "\u1fc6\u1fc7\u1fd2\u1fd3\u1fd6\u1fd7\u1fe2-\u1fe4\u1fe6\u1fe7\u1ff6\u1ff7]"
+)
+"""The characters whose casefolding holds a character of another kind for ``words`` (word,
+Han/kana, other): İ folds to "i" and a combining dot, which is no word character. Every other
+character folds within its kind (tests/unit pins this on the running Unicode database)."""
+
+
+def folded_words(text: str) -> list[str]:
+    """``words(text)``, each casefolded."""
+    if _FOLDS_ACROSS_CLASSES.search(text) is None:
+        # Folding the whole text first splits it into the same words, folded (casefolding is
+        # per character, without context): one casefold instead of one per word.
+        return words(text.casefold())
+    return [word.casefold() for word in words(text)]
+
+
 @dataclass
 class _Blocks:
     """Accumulates inline text into blocks; a block boundary flushes the current line."""

@@ -11,6 +11,8 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
+from ._markdown import html_to_markdown
+
 TraceKind = Literal["rule", "stage", "post"]
 TraceOutcome = Literal["removed", "accepted", "rejected", "skipped", "changed"]
 
@@ -171,15 +173,49 @@ class Metadata:
         }
 
 
+class _FromHtml:
+    """``Extraction.markdown``'s default: converted from ``html`` when first read."""
+
+    def __repr__(self) -> str:
+        return "<converted from html>"
+
+
+FROM_HTML: Any = _FromHtml()
+
+
+class _LazyMarkdown:
+    """A data descriptor as ``Extraction.markdown``'s dataclass default: the value given, else
+    ``html_to_markdown(html)`` on first read, kept. Converting was a twentieth of an extraction
+    that most callers (text, JSON without Markdown, the benchmark) never read."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    def __get__(self, instance: Extraction | None, owner: type | None = None) -> Any:
+        if instance is None:
+            return FROM_HTML  # what dataclass reads as the field's default
+        value = instance.__dict__[self._name]
+        if value is None:
+            value = instance.__dict__[self._name] = html_to_markdown(instance.html)
+        return value
+
+    def __set__(self, instance: Extraction, value: str | None) -> None:
+        # Kept in the instance's __dict__ under the field's own name, so copies and pickles
+        # carry it; None (not the sentinel, which a pickle would not keep) means "not yet".
+        instance.__dict__[self._name] = None if value is FROM_HTML else value
+
+
 @dataclass(frozen=True, kw_only=True)
 class Extraction:
-    """The main content of a page in every output form, with how it was found."""
+    """The main content of a page in every output form, with how it was found.
+
+    ``markdown`` may be left out: it is then converted from ``html`` when first read."""
 
     url: str | None
     metadata: Metadata
     html: str
     text: str
-    markdown: str
+    markdown: str = _LazyMarkdown()
     stage: str
     trace: tuple[TraceEntry, ...]
     warnings: tuple[str, ...] = ()

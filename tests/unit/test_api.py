@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
+import pickle
 
 import lxml.html
 import pytest
@@ -17,6 +19,7 @@ from extractor import (
     Skip,
     StageInput,
     extract,
+    html_to_markdown,
 )
 
 PARAGRAPHS = "".join(
@@ -174,3 +177,17 @@ def test_pages_over_every_cap_still_give_content() -> None:
     )
     assert result.stage == "readability-lxml"
     assert "A real paragraph" in result.text
+
+
+def test_markdown_is_converted_on_first_read_and_behaves_as_a_field() -> None:
+    result = extract(PAGE, url="https://site.test/story")
+    assert result.markdown == html_to_markdown(result.html)
+    assert pickle.loads(pickle.dumps(result)).markdown == result.markdown
+    assert dataclasses.replace(result, stage="x").markdown == result.markdown
+    assert dataclasses.replace(result, markdown="given").markdown == "given"
+    assert result.to_dict()["markdown"] == result.markdown
+    unread = extract(PAGE, url="https://site.test/story")  # markdown not yet converted
+    assert copy.deepcopy(unread).markdown == result.markdown
+    assert unread == dataclasses.replace(result, trace=unread.trace)  # the stages' ms differ
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.markdown = "changed"  # type: ignore[misc]

@@ -13,14 +13,15 @@ from extractor._readability_parse import _needs_cleaner, prepare
 from extractor._rules import PRECLEAN_RULES, apply_rules
 
 # Everything the cleaner rewrites on a tree the rules leave it: scripted links (spaced out,
-# percent-encoded, in SVG's xlink:href, in a form action), unsafe and safe data: images, event
-# handlers, inline styles (with a url()), an SVG <image>, links with surrounding space, a
-# <base href> and readability's own hidden and display:none drops.
+# percent-encoded, their colon too, in SVG's xlink:href, in a form action), unsafe and safe
+# data: images, event handlers, inline styles (with a url()), an SVG <image>, links with
+# surrounding space, a <base href> and readability's own hidden and display:none drops.
 TRICKY = """<html><head><title>t</title><meta http-equiv="content-type" content="text/html">
 <base href="https://example.org/dir/"></head><body onload="go()">
 <div class="content" style="color: red; background: url(javascript:alert(1))">
 <p onclick="x()">A paragraph with <a href=" javascript:alert(1) ">a scripted link</a>,
 <a href="java%73cript:alert(2)">an encoded one</a>, <a href="java script:x">a spaced one</a>,
+<a href="javascript%3Aalert(4)">one with its colon encoded</a>,
 <a href="  relative/page.html  ">a spaced relative one</a> and <a href="mailto:a@b.c">mail</a>.</p>
 <img src="data:image/svg+xml;base64,PHN2Zz4=" alt="svg"><img src="data:image/png;base64,iVBO">
 <img src="photo.jpg" onerror="bad()" style="width:10px">

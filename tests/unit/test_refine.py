@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import lxml.etree
 import lxml.html
 
-from extractor._refine import REFINEMENT_NAMES, RefineContext, article_boundary, refine
+from extractor._refine import (
+    LINK_FARM_DENSITY,
+    LINK_FARM_MIN_LINKS,
+    PRUNABLE_TAGS,
+    REFINEMENT_NAMES,
+    RefineContext,
+    _link_farms,
+    article_boundary,
+    refine,
+    shingles,
+)
+from extractor._scorer import block_features
 
 PROSE = (
     "The harbour master said the new ferry schedule, agreed after months of talks, would start "
@@ -79,3 +91,31 @@ def test_article_boundary_leaves_candidates_that_are_mostly_elsewhere() -> None:
     )
     candidate = fragment(f"<p>{other}</p><p>{other[::-1]}</p><p>{PROSE}</p>")
     assert refine(candidate, context, REFINEMENT_NAMES) == []
+
+
+def test_link_farms_measure_links_as_the_scorer_does() -> None:
+    # Nested links, comments between links, tails and whitespace runs: the cut-down sums give
+    # the scorer's link count and density wherever a block may be pruned.
+    root = fragment(
+        "<div><p>A  few   words <a href='/a'>one <a href='/b'>two</a></a><!-- c -->tail</p>"
+        "<ul><li><a href='/c'>three</a>  </li><li>four <a href='/d'>five six</a></li></ul>"
+        "<section><a href='/e'>seven</a> and <a href='/f'>eight</a> words of prose here</section>"
+        "<div>\n  </div></div>"
+    )
+    elements = list(root.iter(lxml.etree.Element))
+    features = block_features(elements)
+    expected = [
+        el
+        for el in elements
+        if el is not root
+        and el.tag in PRUNABLE_TAGS
+        and features[el].link_count >= LINK_FARM_MIN_LINKS
+        and features[el].link_density > LINK_FARM_DENSITY
+    ]
+    assert _link_farms(root, NO_BOUNDARY) == expected and expected
+
+
+def test_shingles_casefold_every_word() -> None:
+    assert shingles("The Harbour MASTER said") == {("the", "harbour", "master", "said")}
+    # Casefolding İ adds a combining dot, which is no word character: fold word by word.
+    assert shingles("İstanbul Straße ist groß") == {("i̇stanbul", "strasse", "ist", "gross")}

@@ -1,0 +1,40 @@
+"""Words: casefolded words are the words casefolded, whatever the text holds."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+from extractor._text import _FOLDS_ACROSS_CLASSES, folded_words, words
+
+_HAN_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_WORD_CHARACTER = re.compile(r"\w")
+
+
+def _kind(character: str) -> str:
+    if _HAN_KANA.match(character):
+        return "han-kana"
+    return "word" if _WORD_CHARACTER.match(character) else "other"
+
+
+def test_folds_across_classes_lists_every_such_character() -> None:
+    # On the running Python's Unicode database: the fast path is exact only if this holds.
+    characters = [chr(code) for code in range(sys.maxunicode + 1)]
+    crossing = {
+        character
+        for character in characters
+        if (folded := character.casefold()) != character
+        and (_kind(character) == "han-kana" or {_kind(c) for c in folded} != {_kind(character)})
+    }
+    listed = {character for character in characters if _FOLDS_ACROSS_CLASSES.match(character)}
+    assert crossing and listed == crossing
+
+
+def test_folded_words_are_the_words_casefolded() -> None:
+    for text in (
+        "The Harbour MASTER said: “Straße” — ΣΊΣΥΦΟΣ, ﬁnal",
+        "İstanbul and ǰ, ΐ ὐ: word-class changes",
+        "漢字とかなABC mixed Ⅻ ǅ ᾈ",
+        "",
+    ):
+        assert folded_words(text) == [word.casefold() for word in words(text)]
