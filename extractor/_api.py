@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 import lxml.html
 from lxml.html import HtmlElement
@@ -24,7 +25,15 @@ from ._refine import RefineContext, article_boundary
 from ._rules import apply_rules
 from ._stages import DEFAULT_STAGES
 from ._text import count_words
-from ._types import Comments, Extraction, PageSnapshot, TraceEntry
+from ._title import title_from_page
+from ._types import (
+    Comments,
+    Extraction,
+    Metadata,
+    PageSnapshot,
+    TraceEntry,
+    with_metadata_source,
+)
 
 Source = PageSnapshot | bytes | str | HtmlElement
 
@@ -125,8 +134,8 @@ def _prefer_served_document(snapshot: PageSnapshot, options: ExtractOptions) -> 
 
 def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extraction:
     document = parse_html(snapshot.html)
-    metadata = read_metadata(document, snapshot)
     base_url = resolve_base_url(document, snapshot.base_url)
+    titles = page_titles(document, snapshot)
 
     code_hints = page_hints(document)
     # Our own parse, changed in place from here on: no copy, as all that is read from the
@@ -146,9 +155,7 @@ def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extrac
         snapshot=snapshot,
         document=cleaned,
         base_url=base_url,
-        refine_context=RefineContext(
-            boundary=article_boundary(cleaned), titles=page_titles(metadata.title, snapshot, document)
-        ),
+        refine_context=RefineContext(boundary=article_boundary(cleaned), titles=titles),
         rules=options.rules,
     )
     result = run_cascade(page, stages, min_words=options.min_words)
@@ -167,9 +174,8 @@ def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extrac
         if found < options.min_length:
             raise ContentTooShortError(found, options.min_length)
 
-    return Extraction(
+    extraction = Extraction(
         url=snapshot.final_url or snapshot.url,
-        metadata=metadata,
         html=html,
         text=text,
         # markdown left out: converted when first read (most callers never read it).
@@ -178,17 +184,24 @@ def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extrac
         warnings=snapshot.warnings,
         comments=comments,
     )
+    return with_metadata_source(extraction, partial(read_page_metadata, snapshot))
 
 
-def page_titles(
-    title: str | None, snapshot: PageSnapshot, document: HtmlElement
-) -> frozenset[str]:
-    """The page's titles as the headline refinement matches them: the metadata's, the one
-    Readability.js read (they differ when a site suffix was cut from one of them) and the
-    page's first ``<h1>`` (Readability.js turns it into an ``<h2>`` when it keeps it)."""
+def read_page_metadata(snapshot: PageSnapshot) -> Metadata:
+    """The page's metadata, from a parse of its own: the extraction changed its parse."""
+    return read_metadata(parse_html(snapshot.html), snapshot)
+
+
+def page_titles(document: HtmlElement, snapshot: PageSnapshot) -> frozenset[str]:
+    """The page's titles as the headline refinement matches them, read before any rule ran:
+    its ``<title>`` (whole, and without the site's name after a separator), its first
+    ``<h1>`` (Readability.js turns it into an ``<h2>`` when it keeps it) and the title
+    Readability.js read."""
     first_h1 = next(document.iter("h1"), None)
+    title = document.findtext(".//title")
     found = {
         title,
+        title_from_page(title, [], [])[0] if title else None,
         snapshot.readability.title if snapshot.readability else None,
         first_h1.text_content() if first_h1 is not None else None,
     }

@@ -8,6 +8,7 @@ without a browser.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
@@ -183,6 +184,51 @@ class _FromHtml:
 FROM_HTML: Any = _FromHtml()
 
 
+class _FromPage:
+    """``Extraction.metadata``'s default: read from the page when first read."""
+
+    def __repr__(self) -> str:
+        return "<read from the page>"
+
+
+FROM_PAGE: Any = _FromPage()
+
+METADATA_SOURCE = "_metadata_source"
+"""Key, in an ``Extraction``'s ``__dict__``, of the callable that reads its metadata."""
+
+
+class _LazyMetadata:
+    """A data descriptor as ``Extraction.metadata``'s dataclass default: the value given, else
+    read on first access by the source ``with_metadata_source`` attached (then dropped, and
+    the page's HTML with it). Metadata was a tenth of a static extraction that callers after
+    the text alone (a RAG pipeline, the benchmark) never read; trafilatura, too, reads it only
+    when asked."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    def __get__(self, instance: Extraction | None, owner: type | None = None) -> Any:
+        if instance is None:
+            return FROM_PAGE  # what dataclass reads as the field's default
+        value = instance.__dict__[self._name]
+        if value is None:
+            source = instance.__dict__.pop(METADATA_SOURCE, None)
+            value = source() if source is not None else Metadata()
+            instance.__dict__[self._name] = value
+        return value
+
+    def __set__(self, instance: Extraction, value: Metadata | None) -> None:
+        instance.__dict__[self._name] = None if value is FROM_PAGE else value
+
+
+def with_metadata_source(extraction: Extraction, source: Callable[[], Metadata]) -> Extraction:
+    """``extraction`` (made without ``metadata``) reading its metadata with ``source`` when
+    first asked; ``source`` should be picklable (a ``functools.partial``) like the rest."""
+    if extraction.__dict__.get("metadata") is None:
+        extraction.__dict__[METADATA_SOURCE] = source
+    return extraction
+
+
 class _LazyMarkdown:
     """A data descriptor as ``Extraction.markdown``'s dataclass default: the value given, else
     ``html_to_markdown(html)`` on first read, kept. Converting was a twentieth of an extraction
@@ -209,10 +255,11 @@ class _LazyMarkdown:
 class Extraction:
     """The main content of a page in every output form, with how it was found.
 
-    ``markdown`` may be left out: it is then converted from ``html`` when first read."""
+    ``markdown`` may be left out: it is then converted from ``html`` when first read; and
+    ``metadata``, read from the page when first read (``with_metadata_source``)."""
 
     url: str | None
-    metadata: Metadata
+    metadata: Metadata = _LazyMetadata()
     html: str
     text: str
     markdown: str = _LazyMarkdown()

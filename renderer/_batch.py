@@ -237,6 +237,9 @@ class SiteBuffer:
 async def _attempt(capture: Capture, index: int, target: str) -> PageRecord:
     try:
         extraction = await capture(target)
+        # Every record is written with its metadata, which is read on first access: read it
+        # now, so a page held back for the site-wide pass does not keep its HTML alive.
+        extraction.metadata  # noqa: B018
     except ReadermodeError as exc:
         return PageRecord(
             index=index,

@@ -12,6 +12,7 @@ import pytest
 from extractor import (
     Candidate,
     ExtractOptions,
+    Metadata,
     NoContentError,
     PageSnapshot,
     ReadabilityResult,
@@ -21,6 +22,8 @@ from extractor import (
     extract,
     html_to_markdown,
 )
+from extractor._metadata import read_metadata
+from extractor._types import METADATA_SOURCE
 
 PARAGRAPHS = "".join(
     f"<p>Paragraph {i} of the story, with enough words to read like prose, and a comma.</p>"
@@ -191,3 +194,19 @@ def test_markdown_is_converted_on_first_read_and_behaves_as_a_field() -> None:
     assert unread == dataclasses.replace(result, trace=unread.trace)  # the stages' ms differ
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.markdown = "changed"  # type: ignore[misc]
+
+
+def test_metadata_is_read_on_first_access_and_behaves_as_a_field() -> None:
+    url = "https://site.test/story"
+    eager = read_metadata(lxml.html.document_fromstring(PAGE), PageSnapshot(html=PAGE, url=url))
+    unread = extract(PAGE, url=url)
+    assert METADATA_SOURCE in unread.__dict__  # nothing read yet: the text was enough
+    assert pickle.loads(pickle.dumps(unread)).metadata == eager  # the source travels along
+    assert copy.deepcopy(unread).metadata == eager
+    assert unread.metadata == eager and METADATA_SOURCE not in unread.__dict__  # page let go
+    assert dataclasses.replace(unread, stage="x").metadata == eager
+    given = Metadata(title="Given")
+    assert dataclasses.replace(unread, metadata=given).metadata is given
+    assert extract(PAGE, url=url).to_dict()["title"] == eager.title
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        unread.metadata = given  # type: ignore[misc]
