@@ -174,51 +174,57 @@ class Metadata:
         }
 
 
-class _FromHtml:
-    """``Extraction.markdown``'s default: converted from ``html`` when first read."""
+class _Unset:
+    """A lazy field's default: computed when first read (its repr says how)."""
+
+    def __init__(self, how: str) -> None:
+        self._how = how
 
     def __repr__(self) -> str:
-        return "<converted from html>"
+        return f"<{self._how}>"
 
 
-FROM_HTML: Any = _FromHtml()
-
-
-class _FromPage:
-    """``Extraction.metadata``'s default: read from the page when first read."""
-
-    def __repr__(self) -> str:
-        return "<read from the page>"
-
-
-FROM_PAGE: Any = _FromPage()
+FROM_HTML: Any = _Unset("converted from html")
+FROM_PAGE: Any = _Unset("read from the page")
 
 METADATA_SOURCE = "_metadata_source"
 """Key, in an ``Extraction``'s ``__dict__``, of the callable that reads its metadata."""
 
 
-class _LazyMetadata:
-    """A data descriptor as ``Extraction.metadata``'s dataclass default: the value given, else
-    read on first access by the source ``with_metadata_source`` attached (then dropped, and
-    the page's HTML with it). Metadata was a tenth of a static extraction that callers after
-    the text alone (a RAG pipeline, the benchmark) never read; trafilatura, too, reads it only
-    when asked."""
+class _LazyField:
+    """A data descriptor as a dataclass field's default: the value given, else
+    ``compute(instance)`` on first read, kept.
+
+    The value lives in the instance's ``__dict__`` under the field's own name, so copies and
+    pickles carry it; None there (not the sentinel, which a pickle would not keep) means "not
+    yet". Used where most callers never read the field: converting Markdown was a twentieth
+    of a static extraction and reading metadata a tenth, and callers after the text alone (a
+    RAG pipeline, the benchmark) read neither; trafilatura, too, reads metadata only when
+    asked."""
+
+    def __init__(self, unset: Any, compute: Callable[[Any], Any]) -> None:
+        self._unset = unset
+        self._compute = compute
 
     def __set_name__(self, owner: type, name: str) -> None:
         self._name = name
 
-    def __get__(self, instance: Extraction | None, owner: type | None = None) -> Any:
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
         if instance is None:
-            return FROM_PAGE  # what dataclass reads as the field's default
+            return self._unset  # what dataclass reads as the field's default
         value = instance.__dict__[self._name]
         if value is None:
-            source = instance.__dict__.pop(METADATA_SOURCE, None)
-            value = source() if source is not None else Metadata()
-            instance.__dict__[self._name] = value
+            value = instance.__dict__[self._name] = self._compute(instance)
         return value
 
-    def __set__(self, instance: Extraction, value: Metadata | None) -> None:
-        instance.__dict__[self._name] = None if value is FROM_PAGE else value
+    def __set__(self, instance: Any, value: Any) -> None:
+        instance.__dict__[self._name] = None if value is self._unset else value
+
+
+def _read_attached_metadata(extraction: Extraction) -> Metadata:
+    # The source goes once used: it holds the page's HTML.
+    source = extraction.__dict__.pop(METADATA_SOURCE, None)
+    return source() if source is not None else Metadata()
 
 
 def with_metadata_source(extraction: Extraction, source: Callable[[], Metadata]) -> Extraction:
@@ -229,28 +235,6 @@ def with_metadata_source(extraction: Extraction, source: Callable[[], Metadata])
     return extraction
 
 
-class _LazyMarkdown:
-    """A data descriptor as ``Extraction.markdown``'s dataclass default: the value given, else
-    ``html_to_markdown(html)`` on first read, kept. Converting was a twentieth of an extraction
-    that most callers (text, JSON without Markdown, the benchmark) never read."""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self._name = name
-
-    def __get__(self, instance: Extraction | None, owner: type | None = None) -> Any:
-        if instance is None:
-            return FROM_HTML  # what dataclass reads as the field's default
-        value = instance.__dict__[self._name]
-        if value is None:
-            value = instance.__dict__[self._name] = html_to_markdown(instance.html)
-        return value
-
-    def __set__(self, instance: Extraction, value: str | None) -> None:
-        # Kept in the instance's __dict__ under the field's own name, so copies and pickles
-        # carry it; None (not the sentinel, which a pickle would not keep) means "not yet".
-        instance.__dict__[self._name] = None if value is FROM_HTML else value
-
-
 @dataclass(frozen=True, kw_only=True)
 class Extraction:
     """The main content of a page in every output form, with how it was found.
@@ -259,10 +243,10 @@ class Extraction:
     ``metadata``, read from the page when first read (``with_metadata_source``)."""
 
     url: str | None
-    metadata: Metadata = _LazyMetadata()
+    metadata: Metadata = _LazyField(FROM_PAGE, _read_attached_metadata)
     html: str
     text: str
-    markdown: str = _LazyMarkdown()
+    markdown: str = _LazyField(FROM_HTML, lambda extraction: html_to_markdown(extraction.html))
     stage: str
     trace: tuple[TraceEntry, ...]
     warnings: tuple[str, ...] = ()
