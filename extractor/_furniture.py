@@ -10,8 +10,8 @@ that repeats the title or a photo agency in every chunk. Each kind is a refineme
 switch, so ``--keep captions`` (say) brings them back.
 
 Measured on the shared article benchmark (134 pages, see the extraction-quality issue's note):
-captions raised static F1 from 0.957 to 0.967, bylines by 0.001, and no longer putting the
-headline back on Readability.js's result raised the rendered path's by about 0.012.
+captions raised static F1 from 0.957 to 0.967 and bylines by 0.001; leaving the headline out
+raised it by 0.0007 static and 0.0105 on stored rendered snapshots.
 """
 
 from __future__ import annotations

@@ -156,8 +156,8 @@ class Refinement:
 REFINEMENTS: tuple[Refinement, ...] = (
     Refinement("link-farms", "blocks inside the content that are mostly links", _link_farms),
     Refinement("article-boundary", "blocks outside the page's single <article>", _outside_article),
-    # After the article boundary: without its headline a candidate can look like one wrapper,
-    # and the boundary would then judge its paragraphs one by one.
+    # The furniture goes last: the article boundary judges a candidate's blocks as the stage
+    # gave them.
     Refinement(
         "captions",
         "picture captions and credits",
