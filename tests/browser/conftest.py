@@ -122,14 +122,39 @@ def chromium_tagged(tag: str) -> set[int]:
     return found
 
 
-def chromium_roots(pid: int) -> set[int]:
-    """Browser main processes below ``pid``: Chromium processes whose parent is not Chromium."""
+def chromium_roots(pid: int, samples: int = 5, gap_s: float = 0.2) -> set[int]:
+    """Browser main processes below ``pid`` that last: Chromium processes whose parent is not
+    Chromium and whose command line has no ``--type=`` switch (Chromium gives one to every
+    child process it starts), present in each of ``samples`` looks ``gap_s`` apart.
+
+    Why several looks: a clean-clone CI run once counted two roots for one renderer; a
+    Chromium process seen for a moment (forked, then gone or reparented) passes the
+    parent test in one look, never in all of them."""
+    lasting: set[int] | None = None
+    for look in range(samples):
+        if look:
+            time.sleep(gap_s)
+        seen = _roots_once(pid)
+        lasting = seen if lasting is None else lasting & seen
+    return lasting or set()
+
+
+def _roots_once(pid: int) -> set[int]:
     _, names, parents = _process_table()
     return {
         child
         for child in chromium_descendants(pid)
         if "chrom" not in names.get(parents.get(child, 0), "").lower()
+        and not _has_type_switch(child)
     }
+
+
+def _has_type_switch(pid: int) -> bool:
+    try:
+        arguments = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return True  # gone already: not a lasting browser
+    return any(argument.startswith(b"--type=") for argument in arguments)
 
 
 def chromium_descendants(pid: int) -> list[int]:
