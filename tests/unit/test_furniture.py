@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from lxml.html import HtmlElement
 from markdown_it import MarkdownIt
 
 from extractor import ALL_RULES, ExtractOptions, extract, parse_fragment
 from extractor._furniture import (
+    _BYLINE,
+    _CAPTION,
+    _hinted,
     normalise_title,
     select_bylines,
     select_captions,
@@ -60,6 +66,40 @@ def test_bylines_are_short_lines_only() -> None:
         "By Ann Lee and Bo Berg, Kelvik Courier",
         "Updated 5:27 am, 20 November 2019",
     ]
+
+
+HINT_ATTRIBUTES = ("class", "id", "itemprop", "rel", "data-testid", "title")
+HINT_PIECES = st.sampled_from(
+    ["by", "line", "-", "_", " ", "\t", "author", "s", "name", "date", "time", "stamp", "pub",
+     "published", "post", "entry", "article", "meta", "caption", "Credit", "BYLINE", "x"]
+)
+
+
+def joined_hints(element: HtmlElement) -> str:
+    """The first, plain way to read hints: the attributes joined by spaces."""
+    return " ".join(element.get(name, "") for name in ("class", "id", "itemprop", "rel", "data-testid"))
+
+
+@given(
+    st.lists(
+        st.dictionaries(
+            st.sampled_from(HINT_ATTRIBUTES), st.lists(HINT_PIECES, max_size=5).map("".join)
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_hinted_finds_what_a_search_of_the_joined_attributes_finds(
+    attribute_sets: list[dict[str, str]],
+) -> None:
+    root = parse_fragment("<div>" + "<span>x</span>" * len(attribute_sets) + "</div>")
+    spans = list(root.iter("span"))
+    for span, attributes in zip(spans, attribute_sets, strict=True):
+        for name, value in attributes.items():
+            span.set(name, value)
+    for pattern in (_CAPTION, _BYLINE):
+        expected = [span for span in spans if pattern.search(joined_hints(span))]
+        assert _hinted(root, pattern) == expected
 
 
 def test_headline_is_a_leading_h1_or_a_heading_repeating_the_title() -> None:
