@@ -127,9 +127,9 @@ def chromium_roots(pid: int, samples: int = 5, gap_s: float = 0.2) -> set[int]:
     Chromium and whose command line has no ``--type=`` switch (Chromium gives one to every
     child process it starts), present in each of ``samples`` looks ``gap_s`` apart.
 
-    Why several looks: a clean-clone CI run once counted two roots for one renderer; a
-    Chromium process seen for a moment (forked, then gone or reparented) passes the
-    parent test in one look, never in all of them."""
+    Why several looks: a clean-clone CI run once counted two roots for one renderer, and a
+    probe saw an extra root that was gone before it could be read. A process that lives for
+    a moment can pass the other tests in one look; it must last 0.8 s to pass all five."""
     lasting: set[int] | None = None
     for look in range(samples):
         if look:
