@@ -21,7 +21,7 @@ import re
 from lxml.etree import XPath
 from lxml.html import HtmlElement
 
-from ._text import words
+from ._text import folded_words, words
 
 CAPTION_MAX_WORDS = 80
 """A caption is a sentence or two; a longer block with a caption-like class is a text box."""
@@ -119,7 +119,7 @@ def select_bylines(root: HtmlElement) -> list[HtmlElement]:
 
 def normalise_title(text: str) -> str:
     """Casefolded words, so "Esper accuses China …" matches "Esper Accuses China ..."."""
-    return " ".join(word.casefold() for word in words(text))
+    return " ".join(folded_words(text))
 
 
 def select_headline(root: HtmlElement, titles: frozenset[str]) -> list[HtmlElement]:
