@@ -10,6 +10,9 @@ from ._cascade import Candidate, Skip, Stage, StageInput
 from ._compare import ShingleScore, WordScore, aggregate, shingle_score, word_score
 from ._decode import DEFAULT_MAX_BYTES, DecodedText, decode_html
 from ._errors import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
     BlockedAddressError,
     BrowserMissingError,
     BudgetExceededError,
@@ -24,6 +27,7 @@ from ._errors import (
     NavigationError,
     NoContentError,
     NotHTMLError,
+    OutputError,
     ReadermodeError,
     RenderError,
     UndecodableInputError,
@@ -73,6 +77,9 @@ from ._types import (
 )
 
 __all__ = [
+    "EXIT_INTERNAL",
+    "EXIT_INTERRUPTED",
+    "EXIT_USAGE",
     "ALL_RULES",
     "BLOCK_TAGS",
     "BlockedAddressError",
@@ -101,6 +108,7 @@ __all__ = [
     "NavigationError",
     "NoContentError",
     "NotHTMLError",
+    "OutputError",
     "PageSnapshot",
     "REFINEMENTS",
     "RULE_FAMILIES",

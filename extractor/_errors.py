@@ -20,13 +20,22 @@ line on stderr and its own exit code (``exit_code``), so scripts can tell them a
     │   ├── BlockedAddressError          (16) a private/loopback/link-local/metadata address
     │   │                                     or file: URL refused by the network guard
     │   └── LimitExceededError           (17) a named cap (DOM size, elements, redirects) hit
-    └── NoContentError                   (15) every stage of the cascade came back empty
-        └── ContentTooShortError         (18) content found, but shorter than --min-length
+    ├── NoContentError                   (15) every stage of the cascade came back empty
+    │   └── ContentTooShortError         (18) content found, but shorter than --min-length
+    └── OutputError                      (19) the result could not be written (-o, --bundle,
+                                              --screenshot, --save-html, --report)
 
 Exit code 2 is left to argparse (usage errors) and 70 to unexpected internal errors.
 """
 
 from __future__ import annotations
+
+EXIT_USAGE = 2
+"""Bad options: argparse's own exit code."""
+EXIT_INTERNAL = 70
+"""An unexpected internal error (a bug, not a ``ReadermodeError``): ``EX_SOFTWARE``."""
+EXIT_INTERRUPTED = 130
+"""Ctrl-C: 128 + SIGINT, as shells report it."""
 
 
 class ReadermodeError(Exception):
@@ -153,3 +162,11 @@ class ContentTooShortError(NoContentError):
         self.words = words
         self.minimum = minimum
         super().__init__(f"content too short: {words} words, below --min-length {minimum}")
+
+
+class OutputError(ReadermodeError):
+    """A file or folder the user named for output could not be written (permissions, a full
+    disk, a missing parent folder): the page was read, its result was not saved."""
+
+    exit_code = 19
+

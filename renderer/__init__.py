@@ -1,14 +1,51 @@
-"""readermode's capture side: rendering pages in Chromium (or fetching them statically) and the CLI.
+"""readermode's capture side: rendering pages in Chromium (or fetching them statically), batch
+capture, Reader View QA and the CLI. It imports the extractor, never the other way round.
 
-The renderer imports the extractor and never the other way round.
+Sub-packages, each importing only those before it (``docs/architecture.md``)::
+
+    extractor  <-  renderer.fetch  <-  renderer.capture  <-  renderer.batch, renderer.qa  <-  renderer.cli
+
+The names below are loaded when first used (PEP 562), so ``import renderer`` and the static
+path do not load Playwright.
 """
 
-from ._api import AsyncRenderer, Renderer, capture, capture_async, render, render_async
-from ._batch import BatchOptions, BatchSummary, PageRecord, run_batch
-from ._browser import find_chromium
-from ._fetch import FetchedPage, fetch_url
-from ._options import RenderOptions
-from ._static import static_snapshot
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from renderer.batch.runner import BatchOptions, BatchSummary, PageRecord, run_batch
+    from renderer.capture.api import (
+        AsyncRenderer,
+        Renderer,
+        capture,
+        capture_async,
+        render,
+        render_async,
+    )
+    from renderer.capture.browser import find_chromium
+    from renderer.capture.options import RenderOptions
+    from renderer.fetch.http import FetchedPage, fetch_url
+    from renderer.fetch.static import static_snapshot
+
+_EXPORTS = {
+    "AsyncRenderer": "renderer.capture.api",
+    "Renderer": "renderer.capture.api",
+    "capture": "renderer.capture.api",
+    "capture_async": "renderer.capture.api",
+    "render": "renderer.capture.api",
+    "render_async": "renderer.capture.api",
+    "find_chromium": "renderer.capture.browser",
+    "RenderOptions": "renderer.capture.options",
+    "BatchOptions": "renderer.batch.runner",
+    "BatchSummary": "renderer.batch.runner",
+    "PageRecord": "renderer.batch.runner",
+    "run_batch": "renderer.batch.runner",
+    "FetchedPage": "renderer.fetch.http",
+    "fetch_url": "renderer.fetch.http",
+    "static_snapshot": "renderer.fetch.static",
+}
 
 __all__ = [
     "AsyncRenderer",
@@ -27,3 +64,16 @@ __all__ = [
     "run_batch",
     "static_snapshot",
 ]
+
+
+def __getattr__(name: str) -> object:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'renderer' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # the next lookup does not come here again
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

@@ -9,7 +9,7 @@ import sys
 import threading
 from pathlib import Path
 
-from . import cli
+from renderer.cli import main as cli_main
 
 DEMO_ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "spa"
 DEMO_PAGE = "demo/index.html"
@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}/{DEMO_PAGE}"
-        return cli.main([url, *(sys.argv[1:] if argv is None else argv)])
+        return cli_main([url, *(sys.argv[1:] if argv is None else argv)])
     finally:
         server.shutdown()
         server.server_close()

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from renderer import Renderer
-from renderer._compare import compare_page_sync
+from renderer.qa.compare import compare_page_sync
 from tests.browser.conftest import SPA
 
 pytestmark = pytest.mark.browser

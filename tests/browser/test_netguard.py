@@ -20,8 +20,9 @@ import pytest
 from playwright.async_api import Browser, Route, async_playwright
 
 from extractor import BlockedAddressError
-from renderer._browser import find_chromium, launch_flags
-from renderer._netguard import AddressGuard, BrowserGuard, install_guard, is_forbidden_address
+from renderer.capture.browser import find_chromium, launch_flags
+from renderer.capture.browser_guard import BrowserGuard, install_guard
+from renderer.fetch.addresses import AddressGuard, is_forbidden_address
 
 pytestmark = pytest.mark.browser
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from renderer._browser import launch_browser
-from renderer._fidelity import ALL_FIELDS, PageFidelity, check_corpus, corpus_pages, reader_view
+from renderer.capture.browser import launch_browser
+from renderer.qa.fidelity import ALL_FIELDS, PageFidelity, check_corpus, corpus_pages, reader_view
 from tests.conftest import SHARED
 
 pytestmark = pytest.mark.browser

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from renderer.cli import build_parser, main
+from renderer.cli import main
+from renderer.cli.parser import build_parser
 from tests.unit.test_charsets import (
     CASE_IDS,
     CASES,

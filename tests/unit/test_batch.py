@@ -1,5 +1,5 @@
-"""The batch runner (renderer/_batch.py): host limits on a fake clock, failures that do not stop
-the batch, the site-wide hold-back, Ctrl-C; and its outputs (renderer/_batch_output.py).
+"""The batch runner (renderer/batch/runner.py): host limits on a fake clock, failures that do not stop
+the batch, the site-wide hold-back, Ctrl-C; and its outputs (renderer/batch/output.py).
 
 No browser and no network: ``run_batch`` gets a fake ``capture``. Coroutines run on a worker
 thread's loop, never in pytest's main thread (pytest-playwright owns a loop there).
@@ -18,7 +18,8 @@ from typing import Any, TypeVar
 import pytest
 
 from extractor import Extraction, FetchError, HTTPStatusError, extract
-from renderer._batch import (
+from renderer.batch.output import FolderSink, JsonLinesSink, page_file_name, resume_jsonl
+from renderer.batch.runner import (
     BatchOptions,
     HostScheduler,
     PageRecord,
@@ -26,7 +27,6 @@ from renderer._batch import (
     host_of,
     run_batch,
 )
-from renderer._batch_output import FolderSink, JsonLinesSink, page_file_name, resume_jsonl
 
 T = TypeVar("T")
 

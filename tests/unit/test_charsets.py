@@ -21,7 +21,7 @@ import pytest
 from ftfy.badness import is_bad
 
 from extractor import Extraction, decode_html, extract, snapshot_from_bytes
-from renderer._static import static_snapshot
+from renderer.fetch.static import static_snapshot
 from tests.conftest import FIXTURES
 
 CHARSETS = FIXTURES / "charsets"

@@ -8,7 +8,7 @@ import json
 
 from extractor import ExtractOptions, Metadata, PageSnapshot, ReadabilityResult, TraceEntry
 from renderer import RenderOptions
-from renderer._compare import (
+from renderer.qa.compare import (
     PageComparison,
     PageFailure,
     ReadermodeSide,

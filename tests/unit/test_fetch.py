@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 import pytest
 
 from extractor import BlockedAddressError, LimitExceededError
-from renderer._fetch import _VettedHTTPSConnection, fetch_url
-from renderer._netguard import AddressGuard, is_forbidden_address
-from renderer._static import static_snapshot
+from renderer.fetch.addresses import AddressGuard, is_forbidden_address
+from renderer.fetch.http import _VettedHTTPSConnection, fetch_url
+from renderer.fetch.static import static_snapshot
 
 PUBLIC = "127.0.0.2"
 PAGE = (

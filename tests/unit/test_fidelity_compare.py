@@ -1,9 +1,9 @@
-"""The Reader View fidelity comparisons (renderer/_fidelity.py), without a browser: the DOM walk
+"""The Reader View fidelity comparisons (renderer/qa/fidelity.py), without a browser: the DOM walk
 of Readability's test suite, metadata agreement with missing/null fields, the text score."""
 
 from __future__ import annotations
 
-from renderer._fidelity import (
+from renderer.qa.fidelity import (
     ALL_FIELDS,
     compare_dom,
     compare_metadata,

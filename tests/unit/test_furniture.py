@@ -18,7 +18,7 @@ from extractor._furniture import (
     select_captions,
     select_headline,
 )
-from renderer.cli import render_output
+from renderer.cli.output import render_output
 
 BODY = "".join(
     f"<p>Paragraph {n} says what the harbour board decided about the winter ferry and why the "

@@ -9,11 +9,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from extractor import BlockedAddressError, FetchError, RenderError
-from renderer._netguard import (
+from renderer.capture.browser_guard import BrowserGuard, Refusal
+from renderer.fetch.addresses import (
     ALLOW_HINT,
     AddressGuard,
-    BrowserGuard,
-    Refusal,
     check_url,
     is_forbidden_address,
     literal_address,

@@ -1,4 +1,4 @@
-"""The Reader View QA report (renderer/_report.py) from hand-made comparisons, no browser: both
+"""The Reader View QA report (renderer/qa/report.py) from hand-made comparisons, no browser: both
 columns, highlights only where the texts differ, page HTML sanitised and page text escaped, the
 F1 histogram's bars, the summary's rows, and the terminal summary."""
 
@@ -10,14 +10,14 @@ import zlib
 from html.parser import HTMLParser
 
 from extractor import Metadata, TraceEntry
-from renderer._compare import (
+from renderer.qa.compare import (
     PageComparison,
     PageFailure,
     ReadermodeSide,
     ReaderViewSide,
     Scores,
 )
-from renderer._report import (
+from renderer.qa.report import (
     align,
     blocks_of,
     f1_bins,

@@ -46,14 +46,14 @@ from extractor._sanitize import (
     DOCUMENT_CSP,
     sanitize_document,
 )
-from renderer._compare import (
+from renderer.qa.compare import (
     PageComparison,
     PageFailure,
     ReadermodeSide,
     ReaderViewSide,
     Scores,
 )
-from renderer._report import CSP, STYLE, html_report
+from renderer.qa.report import CSP, STYLE, html_report
 from tests.conftest import FIXTURES
 
 CORPUS = FIXTURES / "xss" / "vectors.txt"

@@ -2,7 +2,7 @@
 
 Runs every page of Mozilla's Readability test corpus (``test/test-pages`` of mozilla/readability:
 ``<name>/source.html``, ``expected.html``, ``expected-metadata.json``) through one Chromium,
-exactly as Reader View reads it (``renderer._fidelity.reader_view``), and prints per page whether
+exactly as Reader View reads it (``renderer.qa.fidelity.reader_view``), and prints per page whether
 the output DOM matches Mozilla's expected output exactly (and where it first differs), the
 word-level F1 of the text, and the metadata fields that disagree; then a summary. Exits 0 whatever
 the counts (tests/browser/test_reader_fidelity.py is the gate); 1 when no browser can be started,
@@ -20,9 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from extractor import BrowserMissingError
-
-from ._browser import launch_browser
-from ._fidelity import (
+from renderer.capture.browser import launch_browser
+from renderer.qa.fidelity import (
     ALL_FIELDS,
     PageFidelity,
     Summary,

@@ -22,9 +22,8 @@ from urllib.parse import urlsplit
 from tqdm import tqdm
 
 from extractor import Extraction, csv_header, csv_line, to_csv_row, to_xml_batch
-
-from ._batch import PageRecord
-from ._static import is_url
+from renderer.batch.runner import PageRecord
+from renderer.fetch.static import is_url
 
 INDEX_NAME = "index.jsonl"
 """The index a folder output keeps beside its page files."""

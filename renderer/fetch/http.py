@@ -23,8 +23,7 @@ from extractor import (
     LimitExceededError,
     NotHTMLError,
 )
-
-from ._netguard import AddressGuard
+from renderer.fetch.addresses import AddressGuard
 
 DEFAULT_TIMEOUT_S = 15.0
 MAX_REDIRECTS = 5

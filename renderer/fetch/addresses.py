@@ -9,33 +9,23 @@ Three layers, one policy:
 - ``is_forbidden_address`` says why an IP address is off limits (or None);
 - ``AddressGuard`` applies it to a URL: http(s) only, the host resolved once (numeric hosts in
   every form the C library accepts, ``localhost`` and ``*.localhost`` names), and every address
-  it resolves to vetted. The static path (``_fetch``) then connects to the vetted address itself;
-- ``BrowserGuard`` (``install_guard``) applies it inside a Playwright browser context.
-
-What the browser guard can and cannot stop, measured with Playwright 1.65 and Chromium 156
-(tests/browser/test_netguard.py): ``context.route`` sees navigations and subresources, so those
-are refused before any byte leaves; it does *not* see redirect hops (Playwright continues them
-itself), and Chromium resolves a host again after our check (DNS rebinding). Those two are
-caught afterwards, from the ``request`` event (``redirected_from``) and from every response's
-``server_addr``; the request has then reached the address, so ``BrowserGuard.verify`` fails
-the whole capture with ``BlockedAddressError`` rather than return what came back.
+  it resolves to vetted. The static path (``fetch.http``) then connects to the vetted address
+  itself;
+- ``BrowserGuard`` (``renderer.capture.browser_guard``) applies it inside a Playwright browser
+  context. It lives there so that this module, and the static path (``--no-render``) with it,
+  never loads Playwright.
 """
 
 from __future__ import annotations
 
-import asyncio
 import ipaddress
 import re
 import socket
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
-from urllib.parse import urldefrag, urlsplit
+from dataclasses import dataclass
+from urllib.parse import urlsplit
 
-from playwright.async_api import BrowserContext, Request, Response, Route, WebSocketRoute
-from playwright.async_api import Error as PlaywrightError
-
-from extractor import BlockedAddressError, FetchError, ReadermodeError
+from extractor import BlockedAddressError, FetchError
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 Resolver = Callable[[str], Sequence[str]]
@@ -45,13 +35,6 @@ AddressPolicy = Callable[[IPAddress], str | None]
 
 ALLOW_HINT = "allow private networks with --allow-private, or block_private=False in Python"
 FETCH_SCHEMES = ("http", "https")
-WEBSOCKET_SCHEMES = ("ws", "wss")
-LOCAL_SCHEMES = ("data", "blob", "about")
-"""Never reach the network: a page's own data: images and blob: workers stay allowed."""
-BROWSER_CHECK_TIMEOUT_S = 2.0
-"""Cap on one after-the-fact check (``server_addr`` is a round trip to the browser)."""
-VERIFY_TIMEOUT_S = 5.0
-"""How long ``verify`` waits for pending checks (DNS of redirect hops) before refusing."""
 
 _NETWORKS: tuple[tuple[str, str], ...] = (
     # Most specific first: the metadata endpoints sit inside link-local and unique-local.
@@ -227,157 +210,3 @@ def blocked_message(url: str, host: str, address: str, reason: str, note: str = 
     via = "" if normalise_host(host) == address else f" ({host} resolves to it)"
     context = f" ({note})" if note else ""
     return f"refused {url}{context}: {address} is {reason}{via}; {ALLOW_HINT}"
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """One request the browser guard refused or caught.
-
-    ``prevented`` is False when the request had already reached the address (a redirect hop,
-    a host that resolved differently for the browser): the capture must then fail.
-    """
-
-    url: str
-    message: str
-    navigation: bool = False
-    prevented: bool = True
-
-
-@dataclass
-class BrowserGuard:
-    """The guard of one browser context (one capture): refusals, and a per-host DNS cache."""
-
-    guard: AddressGuard = field(default_factory=AddressGuard)
-    refusals: list[Refusal] = field(default_factory=list)
-    _verdicts: dict[str, asyncio.Task[list[str]]] = field(default_factory=dict)
-    _pending: set[asyncio.Task[None]] = field(default_factory=set)
-
-    async def install(self, context: BrowserContext) -> None:
-        """Refuse forbidden requests of ``context`` and watch what routes cannot see."""
-        await context.route("**/*", self._handle_route)
-        if hasattr(context, "route_web_socket"):  # Playwright >= 1.48
-            await context.route_web_socket(lambda _url: True, self._handle_web_socket)
-        context.on("request", self._on_request)
-        context.on("response", self._on_response)
-
-    async def vet(self, url: str, schemes: Sequence[str] = FETCH_SCHEMES, note: str = "") -> None:
-        """BlockedAddressError/FetchError unless ``url`` may be requested; DNS is resolved off
-        the event loop, once per host for the whole capture."""
-        self.guard.refuse_scheme(url, schemes)
-        host = normalise_host(urlsplit(url).hostname or "")
-        if not host:
-            raise BlockedAddressError(f"refused {url}: no host to check; {ALLOW_HINT}")
-        verdict = self._verdicts.get(host)
-        if verdict is None:
-            loop = asyncio.get_running_loop()
-            verdict = loop.create_task(asyncio.to_thread(self.guard.addresses, host))
-            self._verdicts[host] = verdict
-        self.guard.vet_addresses(url, host, await asyncio.shield(verdict), note)
-
-    async def _handle_route(self, route: Route) -> None:
-        request = route.request
-        if urlsplit(request.url).scheme.lower() in LOCAL_SCHEMES:
-            await route.fallback()
-            return
-        try:
-            await self.vet(request.url)
-        except BlockedAddressError as exc:
-            self.refusals.append(Refusal(request.url, str(exc), _is_main_navigation(request)))
-            await route.abort("blockedbyclient")
-            return
-        except FetchError:
-            await route.abort("namenotresolved")  # the browser's own lookup would fail alike
-            return
-        await route.fallback()  # other handlers (pages served from memory) still run
-
-    async def _handle_web_socket(self, socket_route: WebSocketRoute) -> None:
-        try:
-            await self.vet(socket_route.url, WEBSOCKET_SCHEMES)
-        except ReadermodeError as exc:
-            self.refusals.append(Refusal(socket_route.url, str(exc)))
-            await socket_route.close(code=1008, reason="blocked by the private-network guard")
-            return
-        socket_route.connect_to_server()
-
-    def _on_request(self, request: Request) -> None:
-        previous = request.redirected_from
-        if previous is not None:  # a redirect hop: routes never see it
-            self._watch(self._check_redirect(request, previous.url))
-
-    def _on_response(self, response: Response) -> None:
-        self._watch(self._check_server(response))
-
-    def _watch(self, check: Any) -> None:
-        task = asyncio.get_running_loop().create_task(check)
-        self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
-
-    async def _check_redirect(self, request: Request, origin: str) -> None:
-        if urlsplit(request.url).scheme.lower() in LOCAL_SCHEMES:
-            return
-        note = f"a redirect from {origin} the browser followed itself"
-        try:
-            await self.vet(request.url, note=note)
-        except BlockedAddressError as exc:
-            self.refusals.append(
-                Refusal(request.url, str(exc), _is_main_navigation(request), prevented=False)
-            )
-        except FetchError:
-            pass  # the hop's own request fails the same way
-
-    async def _check_server(self, response: Response) -> None:
-        """The address the browser really connected to (it resolved the host again)."""
-        try:
-            server = await asyncio.wait_for(response.server_addr(), BROWSER_CHECK_TIMEOUT_S)
-        except (TimeoutError, PlaywrightError):
-            return
-        if not server or not server.get("ipAddress"):
-            return  # fulfilled by a route, a cache or a data: URL: no connection was made
-        address = str(server["ipAddress"]).strip("[]")
-        reason = self.guard.policy(ipaddress.ip_address(address.split("%")[0]))
-        if reason is not None:
-            host = urlsplit(response.url).hostname or address
-            note = "the browser connected there after its own DNS lookup"
-            message = blocked_message(response.url, host, address, reason, note)
-            navigation = _is_main_navigation(response.request)
-            self.refusals.append(Refusal(response.url, message, navigation, prevented=False))
-
-    def raise_if_target_blocked(self, url: str | None = None) -> None:
-        """BlockedAddressError if the guard refused the main document (``url``, or any
-        top-level navigation when None). Call it when navigation failed."""
-        wanted = urldefrag(url).url if url else None
-        for refusal in self.refusals:
-            if refusal.navigation and (wanted is None or urldefrag(refusal.url).url == wanted):
-                raise BlockedAddressError(refusal.message)
-
-    async def verify(self, timeout: float = VERIFY_TIMEOUT_S) -> None:
-        """Wait for the after-the-fact checks, then BlockedAddressError if any request reached
-        a forbidden address (call after navigation and before returning a capture)."""
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while self._pending and loop.time() < end:
-            await asyncio.wait(set(self._pending), timeout=end - loop.time())
-        if self._pending:  # a hop whose host would not resolve in time: unknown is not safe
-            raise BlockedAddressError(
-                f"could not check {len(self._pending)} redirected or answered request(s) "
-                f"within {timeout:g} s; {ALLOW_HINT}"
-            )
-        for refusal in self.refusals:
-            if not refusal.prevented:
-                raise BlockedAddressError(refusal.message)
-        self.raise_if_target_blocked()
-
-
-def _is_main_navigation(request: Request) -> bool:
-    try:
-        return request.is_navigation_request() and request.frame.parent_frame is None
-    except PlaywrightError:  # a service worker's request has no frame
-        return False
-
-
-async def install_guard(context: BrowserContext, guard: AddressGuard | None = None) -> BrowserGuard:
-    """Guard every request of ``context`` (navigations, subresources, WebSockets, redirect
-    hops); install it *before* other ``context.route`` handlers so theirs run first."""
-    browser_guard = BrowserGuard(guard or AddressGuard())
-    await browser_guard.install(context)
-    return browser_guard

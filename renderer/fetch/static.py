@@ -14,9 +14,8 @@ from extractor import (
     PageSnapshot,
     snapshot_from_bytes,
 )
-
-from ._fetch import DEFAULT_TIMEOUT_S, MAX_REDIRECTS, fetch_url
-from ._netguard import AddressGuard
+from renderer.fetch.addresses import AddressGuard
+from renderer.fetch.http import DEFAULT_TIMEOUT_S, MAX_REDIRECTS, fetch_url
 
 STDIN_TARGET = "-"
 

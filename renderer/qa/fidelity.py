@@ -29,19 +29,15 @@ from typing import Any
 
 from playwright.async_api import Route
 
-from extractor import HIDDEN_MARK, WordScore, word_score
-
-from ._browser import VIEWPORT, BrowserHandle
-from ._readability import readability_expression, run_options
+from extractor import WordScore, word_score
+from renderer.capture.browser import VIEWPORT, BrowserHandle
+from renderer.capture.readability import (
+    readability_expression,
+    reader_view_options,
+)
 
 PAGE_URL = "http://fakehost/test/page.html"
 """Where Mozilla's test harness loads every test page (relative links resolve against it)."""
-
-READER_VIEW_CHAR_THRESHOLD = 500
-"""Readability.js's default ``charThreshold``, which Firefox Reader View keeps."""
-
-CLASSES_TO_PRESERVE = ["caption"]
-"""The extra class Mozilla's expected outputs were generated with."""
 
 METADATA_FIELDS = ("title", "byline", "excerpt", "siteName", "dir", "lang", "publishedTime")
 """Fields of ``expected-metadata.json`` compared with Readability's result of the same name."""
@@ -50,18 +46,6 @@ READERABLE = "readerable"
 """``expected-metadata.json``'s ``isProbablyReaderable`` verdict (the result's ``readerable``)."""
 
 ALL_FIELDS = (*METADATA_FIELDS, READERABLE)
-
-
-def reader_view_options() -> dict[str, Any]:
-    """Options for ``readability_run.js`` that make it Firefox Reader View: a clone of the live
-    document, no hidden/comment filtering, the default 500-character threshold."""
-    return run_options(
-        None,
-        hidden_attribute=HIDDEN_MARK,
-        filter_input=False,
-        char_threshold=READER_VIEW_CHAR_THRESHOLD,
-        classes_to_preserve=list(CLASSES_TO_PRESERVE),
-    )
 
 
 async def reader_view(

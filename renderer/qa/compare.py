@@ -35,11 +35,10 @@ from extractor import (
     sanitize_html,
     word_score,
 )
-
-from ._options import RenderOptions
+from renderer.capture.options import RenderOptions
 
 if TYPE_CHECKING:
-    from ._api import AsyncRenderer, Renderer
+    from renderer.capture.api import AsyncRenderer, Renderer
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

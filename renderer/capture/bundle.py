@@ -29,9 +29,8 @@ from extractor import (
     extract,
     sanitize_document,
 )
-
-from ._options import RenderOptions
-from ._readability import PACKAGE, _candidate_dirs
+from renderer.capture.options import RenderOptions
+from renderer.capture.readability import PACKAGE, _candidate_dirs
 
 BUNDLE_FORMAT = 1
 """Bumped when a bundle's layout changes; ``read_bundle`` refuses formats it does not know."""

@@ -30,8 +30,7 @@ import lxml.html
 from lxml.html import HtmlElement
 
 from extractor import BLOCK_TAGS, element_text, parse_fragment, sanitize_html
-
-from ._compare import PNG_SIGNATURE, PageComparison, PageFailure
+from renderer.qa.compare import PNG_SIGNATURE, PageComparison, PageFailure
 
 Entry = PageComparison | PageFailure
 

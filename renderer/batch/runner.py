@@ -26,10 +26,11 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from extractor import (
+    EXIT_INTERNAL,
     Extraction,
     ExtractOptions,
     Failure,
@@ -40,10 +41,11 @@ from extractor import (
     remove_sitewide,
     site_key,
 )
+from renderer.capture.options import RenderOptions
+from renderer.fetch.static import is_url, static_snapshot
 
-from ._api import AsyncRenderer
-from ._options import RenderOptions
-from ._static import is_url, static_snapshot
+if TYPE_CHECKING:
+    from renderer.capture.api import AsyncRenderer
 
 DEFAULT_JOBS = 4
 """Pages in flight at once. A page context costs ~0.25 s to open and tens of MiB: four keep two
@@ -54,9 +56,6 @@ DEFAULT_PER_HOST = 2
 
 DEFAULT_DELAY_S = 1.0
 """Seconds between page starts on one host: one page a second, a common polite crawl rate."""
-
-EXIT_INTERNAL = 70
-"""Exit code recorded for a page that hit a bug (not a ``ReadermodeError``)."""
 
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[Any]]
@@ -266,7 +265,7 @@ class _Capturer:
 
     def __init__(self, options: BatchOptions) -> None:
         self._options = options
-        self._renderer = AsyncRenderer(options.render_options)
+        self._renderer: AsyncRenderer | None = None
         self._executor = ThreadPoolExecutor(options.jobs, thread_name_prefix="readermode-batch")
 
     def _renders(self, target: str) -> bool:
@@ -274,17 +273,26 @@ class _Capturer:
 
     async def __call__(self, target: str) -> Extraction:
         if self._renders(target):
+            renderer = self._browser()
             if self._options.bundle_folder is not None:
-                return await self._renderer.capture_bundle(
+                return await renderer.capture_bundle(
                     target,
                     self._options.bundle_folder(target),
                     extract_options=self._options.extract_options,
                 )
-            return await self._renderer.capture(
+            return await renderer.capture(
                 target, extract_options=self._options.extract_options
             )
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self._static, target)
+
+    def _browser(self) -> AsyncRenderer:
+        # Imported here: a batch of files or --no-render never loads Playwright.
+        from renderer.capture.api import AsyncRenderer
+
+        if self._renderer is None:
+            self._renderer = AsyncRenderer(self._options.render_options)
+        return self._renderer
 
     def _static(self, target: str) -> Extraction:
         options = self._options
@@ -299,7 +307,8 @@ class _Capturer:
 
     async def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
-        await self._renderer.close()
+        if self._renderer is not None:
+            await self._renderer.close()
 
 
 async def run_batch(

@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from extractor import FEED_MARK, VISIBLE_MARK, ReadabilityResult
+from extractor import FEED_MARK, HIDDEN_MARK, VISIBLE_MARK, ReadabilityResult
 
 NODE_MODULES_ENV = "READERMODE_NODE_MODULES"
 PACKAGE = Path("@mozilla") / "readability"
@@ -21,6 +21,13 @@ _RUNNER = Path(__file__).with_name("js") / "readability_run.js"
 CHAR_THRESHOLD = 0
 """Readability.js's default of 500 characters rejects short but real articles; our cascade
 decides what is too short (DESIGN.md), so the in-page pass accepts anything."""
+
+
+READER_VIEW_CHAR_THRESHOLD = 500
+"""Readability.js's default ``charThreshold``, which Firefox Reader View keeps."""
+
+CLASSES_TO_PRESERVE = ["caption"]
+"""The extra class Mozilla's expected outputs were generated with."""
 
 
 class ReadabilityUnavailable(Exception):
@@ -115,4 +122,16 @@ def parse_run(raw: dict[str, Any]) -> ReadabilityRun:
         removed_hidden=int(raw.get("removedHidden") or 0),
         removed_comments=int(raw.get("removedComments") or 0),
         ms=float(raw.get("ms") or 0.0),
+    )
+
+
+def reader_view_options() -> dict[str, Any]:
+    """Options for ``readability_run.js`` that make it Firefox Reader View: a clone of the live
+    document, no hidden/comment filtering, the default 500-character threshold."""
+    return run_options(
+        None,
+        hidden_attribute=HIDDEN_MARK,
+        filter_input=False,
+        char_threshold=READER_VIEW_CHAR_THRESHOLD,
+        classes_to_preserve=list(CLASSES_TO_PRESERVE),
     )

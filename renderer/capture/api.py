@@ -17,12 +17,11 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from extractor import Extraction, ExtractOptions, PageSnapshot, extract
-
-from ._browser import BrowserHandle, launch_browser
-from ._bundle import LAYOUT, write_bundle
-from ._options import RenderOptions
-from ._page import PageRequest, render_page
-from ._static import is_url, read_target_bytes
+from renderer.capture.browser import BrowserHandle, launch_browser
+from renderer.capture.bundle import LAYOUT, write_bundle
+from renderer.capture.options import RenderOptions
+from renderer.capture.page import PageRequest, render_page
+from renderer.fetch.static import is_url, read_target_bytes
 
 T = TypeVar("T")
 

@@ -45,12 +45,10 @@ from extractor import (
     decode_html,
     extract,
 )
-
-from ._browser import BrowserHandle
-from ._defences import PageDefences
-from ._fidelity import reader_view_options
-from ._netguard import install_guard
-from ._options import (
+from renderer.capture.browser import BrowserHandle
+from renderer.capture.browser_guard import install_guard
+from renderer.capture.defences import PageDefences
+from renderer.capture.options import (
     DOM_QUIET_MS,
     IMAGE_WAIT_S,
     MAX_REVEAL,
@@ -59,7 +57,13 @@ from ._options import (
     STABILITY_INTERVAL_S,
     RenderOptions,
 )
-from ._readability import ReadabilityUnavailable, parse_run, readability_expression, run_options
+from renderer.capture.readability import (
+    ReadabilityUnavailable,
+    parse_run,
+    readability_expression,
+    reader_view_options,
+    run_options,
+)
 
 JS = Path(__file__).with_name("js")
 HIDDEN_ATTRIBUTE = HIDDEN_MARK

@@ -1,0 +1,99 @@
+"""``readermode -i LIST`` / several TARGETs: every target captured (one browser, ``--jobs`` at
+a time), one JSON line per page on stdout or in ``-o FILE.jsonl`` (or CSV, XML), or one file per
+page in ``-o DIR`` with an ``index.jsonl``; ``--resume`` skips what is already there."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from extractor import OutputError
+from renderer.batch.output import (
+    INDEX_NAME,
+    BatchProgress,
+    CsvSink,
+    FolderSink,
+    JsonLinesSink,
+    XmlSink,
+    batch_file_format,
+    open_batch_sink,
+    page_file_name,
+    resume_jsonl,
+)
+from renderer.batch.runner import BatchOptions, run_batch
+from renderer.cli.invocation import Invocation
+from renderer.cli.output import render_output
+from renderer.cli.settings import extract_options, render_options, sitewide_options
+from renderer.cli.targets import all_targets
+
+EXTENSIONS = {"markdown": ".md", "text": ".txt", "html": ".html", "json": ".json", "jsonl": ".json"}
+"""File extension of each format for a batch's one-file-per-page output (else ``.FORMAT``)."""
+
+Sink = FolderSink | JsonLinesSink | CsvSink | XmlSink
+
+
+def run_batch_command(invocation: Invocation) -> int:
+    """The batch's exit code: 0 when every page was captured, else the first failed target's
+    (in input order)."""
+    args = invocation.options
+    output = Path(args.output) if args.output else None
+    to_folder = output is not None and batch_file_format(output) is None
+    done: set[str] = set()
+    if args.resume and output is not None:
+        done = resume_jsonl(
+            output / INDEX_NAME if to_folder else output, folder=output if to_folder else None
+        )
+    todo = [target for target in dict.fromkeys(all_targets(invocation)) if target not in done]
+    sink = _open_sink(invocation, output, to_folder)
+    progress = BatchProgress(len(todo))
+    try:
+        summary = asyncio.run(
+            run_batch(todo, batch_options(args), emit=sink.write, on_done=progress.update)
+        )
+    finally:
+        progress.close()
+        sink.close()
+    return summary.exit_code
+
+
+def batch_options(args: argparse.Namespace) -> BatchOptions:
+    """The batch's scheduling, capture and clean-up options from the command line."""
+    bundle_folder: Callable[[str], Path] | None = None
+    if args.bundle:
+        bundles = Path(args.bundle)
+        bundle_folder = lambda target: bundles / page_file_name(target, "")  # noqa: E731
+    return BatchOptions(
+        jobs=args.jobs,
+        per_host=args.per_host,
+        delay=args.delay,
+        render=False if args.no_render else (True if args.render else None),
+        render_options=render_options(args),
+        extract_options=extract_options(args),
+        sitewide=sitewide_options(args),
+        bundle_folder=bundle_folder,
+    )
+
+
+def _open_sink(invocation: Invocation, output: Path | None, to_folder: bool) -> Sink:
+    args = invocation.options
+    output_format = invocation.format
+    if output is None:
+        return open_batch_sink(output_format, sys.stdout, owns_stream=False)
+    try:
+        if to_folder:
+            return FolderSink(
+                output,
+                extension=EXTENSIONS.get(output_format, "." + output_format),
+                render=lambda extraction: render_output(
+                    extraction, output_format, with_metadata=args.with_metadata
+                ),
+                append=args.resume,
+            )
+        output.parent.mkdir(parents=True, exist_ok=True)
+        stream = output.open("a" if args.resume else "w", encoding="utf-8", newline="")
+    except OSError as exc:
+        raise OutputError(f"cannot write {output}: {exc.strerror or exc}") from exc
+    return open_batch_sink(output_format, stream, owns_stream=True, append=args.resume)

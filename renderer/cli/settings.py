@@ -1,0 +1,49 @@
+"""The extraction, render and site-wide options a command line asks for: every mode builds
+them here, so one flag means the same thing in each."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+
+from extractor import ALL_RULES, ExtractOptions, SitewideOptions
+from renderer.capture.options import RenderOptions
+
+
+def extract_options(args: argparse.Namespace) -> ExtractOptions:
+    """The extraction options of the command line."""
+    return ExtractOptions(
+        # A rendered snapshot is bounded by --max-dom-bytes, the input by --max-bytes.
+        max_bytes=max(args.max_bytes, args.max_dom_bytes),
+        rules=ALL_RULES - frozenset(args.keep),
+        stages=args.stages,
+        links=not args.no_links,
+        tables=not args.no_tables,
+        images=not args.no_images,
+        include_comments=args.include_comments,
+        min_length=args.min_length,
+    )
+
+
+def render_options(args: argparse.Namespace, *, reader_view: bool = False) -> RenderOptions:
+    """The render options of the command line; ``reader_view`` for --compare."""
+    options = RenderOptions(
+        budget=args.timeout,
+        browser=args.browser,
+        readability_js=not args.no_readability_js,
+        offline=args.offline,
+        screenshot=args.screenshot,
+        max_bytes=args.max_bytes,
+        max_dom_bytes=args.max_dom_bytes,
+        max_elements=args.max_elements,
+        max_redirects=args.max_redirects,
+        block_private=args.block_private,
+    )
+    return replace(options, reader_view=True) if reader_view else options
+
+
+def sitewide_options(args: argparse.Namespace) -> SitewideOptions | None:
+    """Site-wide boilerplate removal for a batch, or None when switched off."""
+    if args.no_sitewide or args.sitewide_min_share == 0:
+        return None
+    return SitewideOptions(min_share=args.sitewide_min_share, min_pages=args.sitewide_min_pages)
