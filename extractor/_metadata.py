@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TypeVar
 from urllib.parse import urljoin, urlsplit
 
 from lxml.html import HtmlElement
 
 from ._dates import find_dates
-from ._jsonld import read_json_ld
+from ._jsonld import JsonLdFields, read_json_ld
 from ._metatags import PageTags, clean, read_tags
 from ._postprocess import resolve_base_url
 from ._title import strip_site_name, title_from_page
@@ -145,36 +146,28 @@ def _title(
     return title
 
 
+@dataclass(frozen=True)
+class _Sources:
+    """What every field is picked from: the page's tags, its JSON-LD, Readability.js's result."""
+
+    tags: PageTags
+    ld: JsonLdFields
+    rj: ReadabilityResult
+    base: str | None
+
+
 def read_metadata(document: HtmlElement, snapshot: PageSnapshot) -> Metadata:
-    """Metadata from the untouched parse of the page, completed by Readability.js's result."""
+    """Metadata from the untouched parse of the page, completed by Readability.js's result.
+
+    Fields are picked in this order, which is the order of ``Metadata.sources``."""
     tags = read_tags(document, snapshot.base_url)
     ld = read_json_ld(document, tags.title)
     rj = snapshot.readability or ReadabilityResult(content=None)
-    base = resolve_base_url(document, snapshot.base_url)
+    found = _Sources(tags, ld, rj, resolve_base_url(document, snapshot.base_url))
     picker = _Picker()
-    pick = picker.pick
-
-    site_name = pick(
-        "site_name",
-        [
-            ("json-ld", clean(ld.site_name)),
-            ("opengraph", tags.first("og:site_name")),
-            ("meta", tags.first("application-name")),
-            ("readability-js", clean(rj.site_name)),
-        ],
-    )
+    site_name = _site_name(picker, found)
     title = _title(picker, tags, clean(ld.title), clean(rj.title), site_name)
-    authors = pick(
-        "authors",
-        [
-            ("json-ld", _authors(ld.authors)),
-            ("opengraph", _authors(tags.all("article:author", "og:article:author"))),
-            ("meta", _authors(tags.all(*_AUTHOR_META))),
-            ("microdata", _authors(tags.microdata.get("author", []))),
-            ("html", _authors(tags.rel_authors)),
-            ("readability-js", _authors([rj.byline] if rj.byline else [])),
-        ],
-    )
+    authors = _authors_field(picker, found)
     published, modified = find_dates(
         document,
         url=snapshot.base_url,
@@ -182,65 +175,13 @@ def read_metadata(document: HtmlElement, snapshot: PageSnapshot) -> Metadata:
         json_ld_modified=ld.date_modified,
         readability_published=rj.published_time,
     )
-    for name, found in (("date_published", published), ("date_modified", modified)):
-        if found is not None:
-            picker.sources[name] = found.source
-    lang = pick(
-        "lang",
-        [
-            ("html", _language(tags.lang)),
-            ("json-ld", _language(ld.lang)),
-            ("opengraph", _language(tags.first("og:locale"))),
-            ("meta", _language(tags.first(*_DUBLIN_CORE["language"], "content-language"))),
-            ("readability-js", _language(rj.lang)),
-        ],
-    )
-    description = pick(
-        "description",
-        [
-            ("json-ld", clean(ld.description)),
-            ("opengraph", tags.first("og:description")),
-            ("twitter", tags.first("twitter:description")),
-            ("meta", tags.first(*_DUBLIN_CORE["description"], "description")),
-            ("microdata", _first_of(tags.microdata.get("description"))),
-            ("readability-js", clean(rj.excerpt)),
-        ],
-    )
-    image = pick(
-        "image",
-        [
-            ("json-ld", _absolute_url(ld.image, base)),
-            ("opengraph", _absolute_url(tags.first("og:image", "og:image:url"), base)),
-            ("twitter", _absolute_url(tags.first("twitter:image", "twitter:image:src"), base)),
-            ("microdata", _absolute_url(_first_of(tags.microdata.get("image")), base)),
-            ("link", _absolute_url(tags.image_src, base)),
-        ],
-    )
-    tag_list = pick(
-        "tags",
-        [
-            ("json-ld", _unique(ld.tags)),
-            ("opengraph", _unique(_split_commas(tags.all("article:tag")))),
-            ("meta", _unique(_split_commas(tags.all("keywords", "news_keywords")))),
-            ("microdata", _unique(_split_commas(tags.microdata.get("keywords", [])))),
-        ],
-    )
-    categories = pick(
-        "categories",
-        [
-            ("json-ld", _unique(ld.categories)),
-            ("opengraph", _unique(tags.all("article:section"))),
-            ("microdata", _unique(tags.microdata.get("articlesection", []))),
-        ],
-    )
-    canonical_url = pick(
-        "canonical_url",
-        [
-            ("link", _absolute_url(tags.canonical, base)),
-            ("opengraph", _absolute_url(tags.first("og:url"), base)),
-            ("json-ld", _absolute_url(ld.canonical_url, base)),
-        ],
-    )
+    for name, date in (("date_published", published), ("date_modified", modified)):
+        if date is not None:
+            picker.sources[name] = date.source
+    lang = _lang(picker, found)
+    description = _description(picker, found)
+    image = _image(picker, found)
+    tag_list, categories = _keywords(picker, found)
     return Metadata(
         title=title,
         authors=authors or (),
@@ -252,6 +193,111 @@ def read_metadata(document: HtmlElement, snapshot: PageSnapshot) -> Metadata:
         image=image,
         tags=tag_list or (),
         categories=categories or (),
-        canonical_url=canonical_url,
+        canonical_url=_canonical_url(picker, found),
         sources=picker.sources,
+    )
+
+
+def _site_name(picker: _Picker, found: _Sources) -> str | None:
+    return picker.pick(
+        "site_name",
+        [
+            ("json-ld", clean(found.ld.site_name)),
+            ("opengraph", found.tags.first("og:site_name")),
+            ("meta", found.tags.first("application-name")),
+            ("readability-js", clean(found.rj.site_name)),
+        ],
+    )
+
+
+def _authors_field(picker: _Picker, found: _Sources) -> tuple[str, ...] | None:
+    tags, rj = found.tags, found.rj
+    return picker.pick(
+        "authors",
+        [
+            ("json-ld", _authors(found.ld.authors)),
+            ("opengraph", _authors(tags.all("article:author", "og:article:author"))),
+            ("meta", _authors(tags.all(*_AUTHOR_META))),
+            ("microdata", _authors(tags.microdata.get("author", []))),
+            ("html", _authors(tags.rel_authors)),
+            ("readability-js", _authors([rj.byline] if rj.byline else [])),
+        ],
+    )
+
+
+def _lang(picker: _Picker, found: _Sources) -> str | None:
+    tags = found.tags
+    return picker.pick(
+        "lang",
+        [
+            ("html", _language(tags.lang)),
+            ("json-ld", _language(found.ld.lang)),
+            ("opengraph", _language(tags.first("og:locale"))),
+            ("meta", _language(tags.first(*_DUBLIN_CORE["language"], "content-language"))),
+            ("readability-js", _language(found.rj.lang)),
+        ],
+    )
+
+
+def _description(picker: _Picker, found: _Sources) -> str | None:
+    tags = found.tags
+    return picker.pick(
+        "description",
+        [
+            ("json-ld", clean(found.ld.description)),
+            ("opengraph", tags.first("og:description")),
+            ("twitter", tags.first("twitter:description")),
+            ("meta", tags.first(*_DUBLIN_CORE["description"], "description")),
+            ("microdata", _first_of(tags.microdata.get("description"))),
+            ("readability-js", clean(found.rj.excerpt)),
+        ],
+    )
+
+
+def _image(picker: _Picker, found: _Sources) -> str | None:
+    tags, base = found.tags, found.base
+    return picker.pick(
+        "image",
+        [
+            ("json-ld", _absolute_url(found.ld.image, base)),
+            ("opengraph", _absolute_url(tags.first("og:image", "og:image:url"), base)),
+            ("twitter", _absolute_url(tags.first("twitter:image", "twitter:image:src"), base)),
+            ("microdata", _absolute_url(_first_of(tags.microdata.get("image")), base)),
+            ("link", _absolute_url(tags.image_src, base)),
+        ],
+    )
+
+
+def _keywords(
+    picker: _Picker, found: _Sources
+) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
+    tags, ld = found.tags, found.ld
+    tag_list = picker.pick(
+        "tags",
+        [
+            ("json-ld", _unique(ld.tags)),
+            ("opengraph", _unique(_split_commas(tags.all("article:tag")))),
+            ("meta", _unique(_split_commas(tags.all("keywords", "news_keywords")))),
+            ("microdata", _unique(_split_commas(tags.microdata.get("keywords", [])))),
+        ],
+    )
+    categories = picker.pick(
+        "categories",
+        [
+            ("json-ld", _unique(ld.categories)),
+            ("opengraph", _unique(tags.all("article:section"))),
+            ("microdata", _unique(tags.microdata.get("articlesection", []))),
+        ],
+    )
+    return tag_list, categories
+
+
+def _canonical_url(picker: _Picker, found: _Sources) -> str | None:
+    return picker.pick(
+        "canonical_url",
+        [
+            ("link", _absolute_url(found.tags.canonical, found.base)),
+            ("opengraph", _absolute_url(found.tags.first("og:url"), found.base)),
+            ("json-ld", _absolute_url(found.ld.canonical_url, found.base)),
+        ],
     )

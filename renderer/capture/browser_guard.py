@@ -41,6 +41,7 @@ BROWSER_CHECK_TIMEOUT_S = 2.0
 VERIFY_TIMEOUT_S = 5.0
 """How long ``verify`` waits for pending checks (DNS of redirect hops) before refusing."""
 
+
 @dataclass(frozen=True)
 class Refusal:
     """One request the browser guard refused or caught.

@@ -13,7 +13,8 @@ from renderer.cli.output import write_file, write_result
 from renderer.cli.settings import extract_options, render_options
 from renderer.cli.targets import all_targets
 from renderer.qa.compare import PageComparison, PageFailure, compare_page_sync
-from renderer.qa.report import html_report, text_overview, text_summary
+from renderer.qa.report import html_report
+from renderer.qa.summary import text_overview, text_summary
 
 Entry = PageComparison | PageFailure
 

@@ -30,7 +30,7 @@ from renderer.qa.fidelity import (
     summarise,
 )
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]  # renderer/qa/fidelity_cli.py: the repository
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpora" / "readability-test-pages"
 
 

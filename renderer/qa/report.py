@@ -1,260 +1,47 @@
-"""Reader View QA reports: a text summary for the terminal and a self-contained HTML report.
+"""Reader View QA's self-contained HTML report: one page's comparison, or a summary of many.
 
-Pure Python (string building with ``html.escape``; lxml only to cut sanitised HTML into
-blocks), so it is tested without a browser. The HTML report loads nothing: inline CSS, no
+Pure Python (string building with ``html.escape``), so it is tested without a browser. The HTML report loads nothing: inline CSS, no
 script, the screenshot as a ``data:`` PNG, and a Content-Security-Policy that refuses anything
 else (page images are shown as placeholders). Every piece of page HTML in it went through
 ``extractor.sanitize_html``; every piece of page text is escaped.
 
-The side-by-side view aligns the two results block by block (paragraphs, headings, list items,
-tables...) with difflib; blocks only one side has are marked whole, and inside a changed pair
-the words are diffed. ``<del class="rem">``: in Reader View, not in readermode; ``<ins
-class="add">``: added by readermode.
+The side-by-side view shows the alignment of ``align.py`` (blocks only one side has marked
+whole, words diffed inside a changed pair); the terminal's summary is ``summary.py``.
 """
 
 from __future__ import annotations
 
 import base64
-import difflib
 import html
 import math
-import re
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
 import lxml.html
-from lxml.html import HtmlElement
 
-from extractor import BLOCK_TAGS, element_text, parse_fragment, sanitize_html
+from extractor import parse_fragment, sanitize_html
+from renderer.qa.align import (
+    HEADINGS,
+    Block,
+    Row,
+    align,
+    blocks_of,
+    diff_stats,
+    serialise,
+    word_diff,
+)
 from renderer.qa.compare import PNG_SIGNATURE, PageComparison, PageFailure
 
 Entry = PageComparison | PageFailure
 
-ATOMIC_TAGS = frozenset({"pre", "table", "figure"})
-"""Blocks kept whole whatever they hold."""
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-_OWN_TAGS = _HEADINGS | {"p", "pre", "blockquote", "table", "figure"}
-"""Leaf blocks rendered as themselves; other leaf containers (div, section...) become <p>."""
 FOLD_MIN = 9
 """A run of at least this many identical blocks is folded, ..."""
 FOLD_CONTEXT = 2
 """... keeping this many open at each end."""
-PAIR_MIN_RATIO = 0.4
-"""Two blocks in a changed region are diffed word by word when at least this similar."""
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'"
-
-
-# --- blocks ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Block:
-    """One paragraph-level piece of an article: its render tag, clean HTML and plain text."""
-
-    tag: str
-    """How it is rendered: p, h1-h6, li, pre, blockquote, table, figure, dt, dd."""
-    html: str
-    text: str
-    list_tag: str = "ul"
-    start: int | None = None
-
-    @property
-    def key(self) -> str:
-        """What the block diff compares: the text, whitespace-collapsed."""
-        if self.text:
-            return self.text
-        return "\0" + " ".join(re.findall(r'src="([^"]*)"', self.html))
-
-
-def _collapse(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _has_block(element: HtmlElement) -> bool:
-    return any(
-        isinstance(d.tag, str) and (d.tag in BLOCK_TAGS or d.tag in ATOMIC_TAGS)
-        for d in element.iterdescendants()
-    )
-
-
-def _serialise(element: HtmlElement) -> str:
-    return lxml.html.tostring(element, encoding="unicode", with_tail=False)
-
-
-def blocks_of(page_html: str) -> list[Block]:
-    """Cut (sanitised) article HTML into blocks, in document order. Inline content directly
-    inside a container becomes a paragraph of its own; blocks with neither text nor an image
-    are dropped."""
-    clean = sanitize_html(page_html or "").strip()
-    if not clean:
-        return []
-    out: list[Block] = []
-    pending: list[str] = []
-
-    def add(tag: str, inner_html: str, element: HtmlElement, **extra: object) -> None:
-        text = _collapse(element_text(element))
-        if text or "<img" in inner_html:
-            out.append(Block(tag=tag, html=inner_html, text=text, **extra))  # type: ignore[arg-type]
-
-    def flush() -> None:
-        if pending:
-            inner = "".join(pending)
-            pending.clear()
-            if inner.strip():
-                add("p", f"<p>{inner}</p>", parse_fragment(inner))
-
-    def leaf(element: HtmlElement, parent: HtmlElement) -> None:
-        tag = element.tag
-        if tag == "li":
-            list_tag = parent.tag if parent.tag in ("ul", "ol") else "ul"
-            start = None
-            if list_tag == "ol":
-                try:
-                    first = int(parent.get("start") or 1)
-                except ValueError:
-                    first = 1
-                start = first + [c for c in parent if c.tag == "li"].index(element)
-            add("li", _serialise(element), element, list_tag=list_tag, start=start)
-        elif tag in ("dt", "dd"):
-            add(tag, _serialise(element), element)
-        elif tag in _OWN_TAGS:
-            add(tag, _serialise(element), element)
-        else:  # a div, section, summary... holding only inline content
-            inner = (html.escape(element.text or "", quote=False)) + "".join(
-                _serialise(child) + html.escape(child.tail or "", quote=False) for child in element
-            )
-            add("p", f"<p>{inner}</p>", element)
-
-    def walk(container: HtmlElement) -> None:
-        pending.append(html.escape(container.text or "", quote=False))
-        for child in container:
-            if isinstance(child.tag, str):
-                blockish = child.tag in BLOCK_TAGS or child.tag in ATOMIC_TAGS
-                if child.tag in ATOMIC_TAGS or (blockish and not _has_block(child)):
-                    flush()
-                    leaf(child, container)
-                elif blockish or _has_block(child):
-                    flush()
-                    walk(child)
-                    flush()
-                else:
-                    pending.append(_serialise(child))
-            pending.append(html.escape(child.tail or "", quote=False))
-
-    root = parse_fragment(clean)
-    if _has_block(root):
-        walk(root)
-        flush()
-    else:
-        leaf(root, root)
-    return out
-
-
-# --- alignment ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Row:
-    """One line of the side-by-side view: a block of each side, or of one."""
-
-    kind: str  # "equal", "change", "delete" (Reader View only) or "insert" (readermode only)
-    left: Block | None
-    right: Block | None
-
-
-def _ratio(a: str, b: str) -> float:
-    matcher = difflib.SequenceMatcher(None, a.split(), b.split(), autojunk=False)
-    return matcher.ratio() if matcher.quick_ratio() >= PAIR_MIN_RATIO else 0.0
-
-
-def _pair_region(left: list[Block], right: list[Block]) -> list[Row]:
-    """A replaced region: pair similar blocks in order (word diff), the rest stand alone."""
-    rows: list[Row] = []
-    j = 0
-    for block in left:
-        best, best_ratio = None, PAIR_MIN_RATIO
-        for k in range(j, len(right)):
-            ratio = _ratio(block.key, right[k].key)
-            if ratio >= best_ratio and (best is None or ratio > best_ratio):
-                best, best_ratio = k, ratio
-        if best is None:
-            rows.append(Row("delete", block, None))
-            continue
-        rows.extend(Row("insert", None, extra) for extra in right[j:best])
-        rows.append(Row("change", block, right[best]))
-        j = best + 1
-    rows.extend(Row("insert", None, extra) for extra in right[j:])
-    return rows
-
-
-def align(left: list[Block], right: list[Block]) -> list[Row]:
-    """Side-by-side rows of two block lists (Reader View left, readermode right)."""
-    matcher = difflib.SequenceMatcher(
-        None, [b.key for b in left], [b.key for b in right], autojunk=False
-    )
-    rows: list[Row] = []
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "equal":
-            rows.extend(Row("equal", a, b) for a, b in zip(left[i1:i2], right[j1:j2], strict=True))
-        elif op == "delete":
-            rows.extend(Row("delete", a, None) for a in left[i1:i2])
-        elif op == "insert":
-            rows.extend(Row("insert", None, b) for b in right[j1:j2])
-        else:
-            rows.extend(_pair_region(left[i1:i2], right[j1:j2]))
-    return rows
-
-
-_TOKEN = re.compile(r"\S+\s*")
-
-
-def word_diff(old: str, new: str) -> tuple[str, str]:
-    """Escaped HTML of both texts with the words only ``old`` has in ``<del class="rem">`` and
-    the words only ``new`` has in ``<ins class="add">``."""
-    a, b = _TOKEN.findall(old), _TOKEN.findall(new)
-    matcher = difflib.SequenceMatcher(
-        None, [t.strip() for t in a], [t.strip() for t in b], autojunk=False
-    )
-    left: list[str] = []
-    right: list[str] = []
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "equal":
-            left.append(html.escape("".join(a[i1:i2])))
-            right.append(html.escape("".join(b[j1:j2])))
-            continue
-        if i2 > i1:
-            left.append(_marked("del", "rem", "".join(a[i1:i2])))
-        if j2 > j1:
-            right.append(_marked("ins", "add", "".join(b[j1:j2])))
-    return "".join(left), "".join(right)
-
-
-def _marked(tag: str, css: str, text: str) -> str:
-    """Mark a run of words, leaving its trailing space outside the mark."""
-    core = text.rstrip()
-    return f'<{tag} class="{css}">{html.escape(core)}</{tag}>{html.escape(text[len(core) :])}'
-
-
-@dataclass(frozen=True)
-class DiffStats:
-    equal: int
-    changed: int
-    only_reader_view: int
-    only_readermode: int
-
-
-def diff_stats(rows: Sequence[Row]) -> DiffStats:
-    kinds = [row.kind for row in rows]
-    return DiffStats(
-        equal=kinds.count("equal"),
-        changed=kinds.count("change"),
-        only_reader_view=kinds.count("delete"),
-        only_readermode=kinds.count("insert"),
-    )
 
 
 # --- rendering blocks -----------------------------------------------------------------------
@@ -275,7 +62,7 @@ def _placeholder_images(clean_html: str) -> str:
         span.tail = img.tail
         img.getparent().replace(img, span)
     return html.escape(root.text or "", quote=False) + "".join(
-        _serialise(child) + html.escape(child.tail or "", quote=False) for child in root
+        serialise(child) + html.escape(child.tail or "", quote=False) for child in root
     )
 
 
@@ -296,7 +83,7 @@ def _text_tag(block: Block) -> tuple[str, str]:
     if block.tag == "li":
         start = f' start="{block.start}"' if block.list_tag == "ol" and block.start else ""
         return f"<{block.list_tag}{start}><li>", f"</li></{block.list_tag}>"
-    if block.tag in _HEADINGS or block.tag in ("pre", "blockquote"):
+    if block.tag in HEADINGS or block.tag in ("pre", "blockquote"):
         return f"<{block.tag}>", f"</{block.tag}>"
     return "<p>", "</p>"
 
@@ -752,77 +539,3 @@ def html_report(entries: Sequence[Entry], *, title: str | None = None) -> str:
 
 
 # --- text summary ---------------------------------------------------------------------------
-
-
-def _clip(text: str, limit: int = 96) -> str:
-    text = _collapse(text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def text_summary(comparison: PageComparison, *, passages: int = 5) -> str:
-    """A readable terminal summary of one comparison."""
-    rv, rm, s = comparison.reader_view, comparison.readermode, comparison.scores
-    rows = align(blocks_of(rv.html), blocks_of(rm.html))
-    stats = diff_stats(rows)
-
-    def yes_no(value: bool | None) -> str:
-        return "unknown" if value is None else "yes" if value else "no"
-
-    lines = [
-        f"Reader View vs readermode: {comparison.final_url or comparison.url or comparison.target}",
-        f"  scores       precision {_num(s.precision)}  recall {_num(s.recall)}  F1 {_num(s.f1)}"
-        "  (readermode's words against Reader View's)",
-        f"  readerable   {yes_no(rv.readerable)} (isProbablyReaderable on the live page)",
-        "  Reader View  "
-        + (
-            f"{len(rv.text.split())} words, title {rv.title!r}"
-            + (f", byline {rv.byline!r}" if rv.byline else "")
-            if rv.found
-            else "found no article"
-        ),
-        "  readermode   "
-        + (
-            f"{len(rm.text.split())} words from stage {rm.stage}"
-            if rm.stage
-            else "found no content"
-        ),
-        f"  why          {rm.stage_reason}",
-        f"  blocks       {stats.equal} identical, {stats.changed} changed, "
-        f"{stats.only_reader_view} only in Reader View, {stats.only_readermode} only in readermode",
-    ]
-    for kind, label, sign in (
-        ("delete", "only in Reader View (missing from readermode)", "-"),
-        ("insert", "only in readermode (added)", "+"),
-    ):
-        picked = [row.left if kind == "delete" else row.right for row in rows if row.kind == kind]
-        if picked:
-            lines.append(f"  {label}:")
-            lines.extend(
-                f"    {sign} {_clip(block.text or '(image)')}"
-                for block in picked[:passages]
-                if block
-            )
-            if len(picked) > passages:
-                lines.append(f"    ... and {len(picked) - passages} more")
-    if comparison.warnings:
-        lines.append("  warnings     " + "; ".join(comparison.warnings))
-    return "\n".join(lines) + "\n"
-
-
-def text_overview(entries: Sequence[Entry]) -> str:
-    """One line per page, then the mean F1: the end of a multi-page text summary."""
-    lines = [f"{'F1':>6} {'P':>6} {'R':>6}  {'stage':<16} page"]
-    f1s = []
-    for entry in entries:
-        if isinstance(entry, PageFailure):
-            lines.append(f"{'-':>6} {'-':>6} {'-':>6}  {'error':<16} {entry.target}: {entry.error}")
-            continue
-        s = entry.scores
-        f1s.append(s.f1)
-        lines.append(
-            f"{_num(s.f1):>6} {_num(s.precision):>6} {_num(s.recall):>6}  "
-            f"{entry.readermode.stage or 'none':<16} {entry.target}"
-        )
-    if f1s:
-        lines.append(f"mean F1 {_num(statistics.fmean(f1s))} over {len(f1s)} page(s)")
-    return "\n".join(lines) + "\n"

@@ -1,6 +1,7 @@
-"""The Reader View QA report (renderer/qa/report.py) from hand-made comparisons, no browser: both
-columns, highlights only where the texts differ, page HTML sanitised and page text escaped, the
-F1 histogram's bars, the summary's rows, and the terminal summary."""
+"""The Reader View QA report (renderer/qa: align.py, report.py, summary.py) from hand-made
+comparisons, no browser: both columns, highlights only where the texts differ, page HTML
+sanitised and page text escaped, the F1 histogram's bars, the summary's rows, and the terminal
+summary."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import zlib
 from html.parser import HTMLParser
 
 from extractor import Metadata, TraceEntry
+from renderer.qa.align import align, blocks_of, word_diff
 from renderer.qa.compare import (
     PageComparison,
     PageFailure,
@@ -17,16 +19,8 @@ from renderer.qa.compare import (
     ReaderViewSide,
     Scores,
 )
-from renderer.qa.report import (
-    align,
-    blocks_of,
-    f1_bins,
-    histogram_svg,
-    html_report,
-    text_overview,
-    text_summary,
-    word_diff,
-)
+from renderer.qa.report import f1_bins, histogram_svg, html_report
+from renderer.qa.summary import text_overview, text_summary
 
 ARTICLE = (
     "<h1>The harbour wall</h1>"

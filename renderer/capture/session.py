@@ -1,0 +1,165 @@
+"""One capture's clock and page: the time budget (``Deadline``), the requests in flight, and
+``PageSession``, through which every call into the page goes, bounded by the budget.
+
+Every wait is bounded by what is left of the budget and every call into the page goes through
+``asyncio.wait_for``, so a page whose main thread is stuck cannot hold the capture past it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page, Request
+
+from renderer.capture.defences import PageDefences
+from renderer.capture.options import DOM_QUIET_MS, MAX_REVEAL, NETWORK_QUIET_MS
+
+JS = Path(__file__).with_name("js")
+POLL_S = 0.05
+"""How often the settle loop looks at the network and the DOM again."""
+SNAPSHOT_RESERVE_S = 3.0
+SNAPSHOT_RESERVE_SHARE = 0.25
+"""Kept back from settling for the snapshot and Readability.js (measured: 0.1-1 s each on the
+article benchmark; pages that spent the whole budget settling ended with no result at all)."""
+EXTRAS_GRACE_S = 5.0
+"""How far past the budget the extras a caller asked for (Reader View, screenshot, MHTML
+archive), all of them together, may run: they start only once the content is read, so a slow
+page must not cost the caller the extras it wanted, nor hold the capture open for long."""
+
+
+@cache
+def script(name: str) -> str:
+    """The source of one of our in-page scripts (``js/NAME``)."""
+    return (JS / name).read_text(encoding="utf-8")
+
+
+class Deadline:
+    """What is left of the capture's time budget, of the part of it for settling, and of the
+    extras' grace after it."""
+
+    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds = seconds
+        self.clock = clock  # injectable, so tests can make time pass without waiting
+        self.end = clock() + seconds
+        # Waiting for the page to settle may not eat the time a snapshot (and Readability.js)
+        # needs: a slow page then ends with a partial result instead of none.
+        reserve = min(max(SNAPSHOT_RESERVE_S, SNAPSHOT_RESERVE_SHARE * seconds), seconds / 2)
+        self.settle_end = self.end - reserve
+        self.extras_end = self.end + EXTRAS_GRACE_S
+
+    def remaining(self) -> float:
+        return max(0.0, self.end - self.clock())
+
+    def settle_remaining(self) -> float:
+        return max(0.0, self.settle_end - self.clock())
+
+    def extras_remaining(self) -> float:
+        """Time left for the extras: the budget plus ``EXTRAS_GRACE_S``, shared by all."""
+        return max(0.0, self.extras_end - self.clock())
+
+    def expired(self) -> bool:
+        return self.remaining() <= 0
+
+
+@dataclass(frozen=True)
+class PageRequest:
+    """What to load: a URL, optionally with the page's bytes served from memory at that URL."""
+
+    url: str
+    body: bytes | None = None
+
+
+@dataclass
+class NetworkActivity:
+    """Requests in flight, to tell when the network has gone quiet."""
+
+    inflight: set[Request] = field(default_factory=set)
+    last_change: float = field(default_factory=time.monotonic)
+
+    def attach(self, page: Page) -> None:
+        page.on("request", self._started)
+        page.on("requestfinished", self._ended)
+        page.on("requestfailed", self._ended)
+
+    def _started(self, request: Request) -> None:
+        self.inflight.add(request)
+        self.last_change = time.monotonic()
+
+    def _ended(self, request: Request) -> None:
+        self.inflight.discard(request)
+        self.last_change = time.monotonic()
+
+    def quiet_for(self) -> float:
+        return 0.0 if self.inflight else time.monotonic() - self.last_change
+
+
+class PageSession:
+    """One capture's page, clock, defences and notes (timings, warnings)."""
+
+    def __init__(self, page: Page, deadline: Deadline, defences: PageDefences) -> None:
+        self.page = page
+        self.deadline = deadline
+        self.defences = defences
+        self.network = NetworkActivity()
+        self.network.attach(page)
+        self.timings: dict[str, float] = {}
+        self.warnings: list[str] = []
+        self.started = time.monotonic()
+        self.stalled = False  # never reached DOMContentLoaded
+
+    def mark(self, name: str, since: float) -> None:
+        self.timings[name] = round(time.monotonic() - since, 3)
+
+    async def evaluate(
+        self, expression: str, arg: Any = None, *, cap: float = 10.0, settling: bool = False
+    ) -> Any:
+        """Evaluate in the page, bounded by the budget (and ``cap``) even if the page hangs.
+        ``settling``: bounded by the settle part of the budget, so a slow settle step cannot
+        eat the time kept for the snapshot."""
+        self.defences.check()
+        left = self.deadline.settle_remaining() if settling else self.deadline.remaining()
+        timeout = min(cap, left)
+        if timeout <= 0:
+            raise TimeoutError("budget spent")
+        return await asyncio.wait_for(self.page.evaluate(expression, arg), timeout=timeout)
+
+    async def settle_action(self, action: str, **extra: Any) -> dict[str, Any]:
+        """One step of ``settle.js`` (scroll, reveal, expand ...); a failed step is a warning."""
+        try:
+            result = await self.evaluate(
+                script("settle.js"),
+                {"action": action, "maxReveal": MAX_REVEAL, **extra},
+                settling=True,
+            )
+        except (TimeoutError, PlaywrightError) as exc:
+            self.warnings.append(f"{action}: {type(exc).__name__}")
+            return {}
+        return result or {}
+
+    async def wait_network_quiet(self, cap: float) -> bool:
+        end = time.monotonic() + min(cap, self.deadline.settle_remaining())
+        while time.monotonic() < end:
+            if self.network.quiet_for() * 1000 >= NETWORK_QUIET_MS:
+                return True
+            await asyncio.sleep(POLL_S)
+        return False
+
+    async def wait_dom_quiet(self, cap: float) -> bool:
+        end = time.monotonic() + min(cap, self.deadline.settle_remaining())
+        while time.monotonic() < end:
+            state = await self.settle_action("quiet")
+            if (
+                state.get("sinceMutation", 0) >= DOM_QUIET_MS
+                and not state.get("timers")
+                and self.network.quiet_for() * 1000 >= NETWORK_QUIET_MS / 2
+            ):
+                return True
+            await asyncio.sleep(POLL_S * 2)
+        return False

@@ -1,0 +1,164 @@
+"""Settling a loaded page: waiting for the network and the DOM to go quiet, opening what is
+folded away, scrolling so lazy loaders fire (and leaving endless feeds out), waiting for images,
+then snapshotting until two consecutive extractions agree.
+
+The settle part of the budget (``Deadline.settle_remaining``) bounds every step here, so the
+snapshot and Readability.js always keep their share of the budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+
+from extractor import (
+    DEFAULT_STAGES,
+    FEED_MARK,
+    ExtractOptions,
+    PageSnapshot,
+    ReadermodeError,
+    extract,
+)
+from renderer.capture.options import (
+    IMAGE_WAIT_S,
+    SCROLL_PAUSE_MS,
+    STABILITY_INTERVAL_S,
+    RenderOptions,
+)
+from renderer.capture.session import POLL_S, PageSession
+from renderer.capture.snapshot import take_snapshot
+
+READABILITY_RESERVE_S = 1.5
+"""The stability checks stop while this much is left for the Readability.js run."""
+FEED_GROWTH_STEPS = 3
+"""A page still taller than it was this many scroll steps ago, when scrolling hit its cap, is
+an endless feed ..."""
+FEED_MIN_ITEMS = 10
+"""... and a container that received at least this many new elements while we scrolled, some
+in those last steps, is the feed itself."""
+# Static stages only: the stability check must not depend on the Readability.js run it precedes.
+_CHECK_OPTIONS = ExtractOptions(stages=DEFAULT_STAGES[1:])
+
+
+async def settle(session: PageSession, options: RenderOptions) -> None:
+    """Quiet, expand, scroll, expand again, images: everything before the snapshots."""
+    started = time.monotonic()
+    await session.wait_network_quiet(cap=5.0)
+    await session.wait_dom_quiet(cap=5.0)  # waits out short pending timers too
+    session.mark("quiet", started)
+    if options.expand:
+        started = time.monotonic()
+        expanded = await session.settle_action("expand")
+        session.timings.update(
+            {f"expanded_{k}": v for k, v in expanded.items() if isinstance(v, int) and v}
+        )
+        session.mark("expand", started)
+    if options.scroll:
+        await session.settle_action("eager")
+        await _scroll_through(session, options)
+        await session.wait_dom_quiet(cap=2.0)
+    if options.expand:  # content that arrived while scrolling may hold more to open
+        await session.settle_action("expand")
+    await _wait_images(session)
+
+
+async def _scroll_through(session: PageSession, options: RenderOptions) -> None:
+    """Scroll window and inner scrollers in steps, then bring observed targets into view."""
+    started = time.monotonic()
+    end = started + min(options.scroll_time, session.deadline.settle_remaining() * 0.5)
+    steps = 0
+    heights: list[int] = []
+    reached_end = False
+    while steps < options.max_scroll_steps and time.monotonic() < end:
+        result = await session.settle_action("step")
+        steps += 1
+        heights.append(int(result.get("height") or 0))
+        await asyncio.sleep(SCROLL_PAUSE_MS / 1000)
+        if not result.get("moved"):
+            revealed = await session.settle_action("reveal")
+            await asyncio.sleep(SCROLL_PAUSE_MS / 1000)
+            if not revealed.get("revealed"):
+                reached_end = True
+                break
+    session.timings["scroll_steps"] = steps
+    if (
+        not reached_end
+        and len(heights) > FEED_GROWTH_STEPS
+        and heights[-1] > heights[-1 - FEED_GROWTH_STEPS]
+    ):
+        marked = (
+            await session.settle_action(
+                "markFeeds",
+                feedAttribute=FEED_MARK,
+                minFeedItems=FEED_MIN_ITEMS,
+                recentSteps=FEED_GROWTH_STEPS,
+            )
+        ).get("marked", 0)
+        if marked:
+            session.timings["feeds_marked"] = marked
+            session.warnings.append(
+                f"endless feed: {marked} container(s) still growing were left out"
+            )
+    await session.settle_action("top")
+    session.mark("scroll", started)
+
+
+async def _wait_images(session: PageSession) -> None:
+    started = time.monotonic()
+    end = started + min(IMAGE_WAIT_S, session.deadline.settle_remaining())
+    while time.monotonic() < end:
+        if not (await session.settle_action("pendingImages")).get("pending"):
+            break
+        await asyncio.sleep(POLL_S * 2)
+    session.mark("images", started)
+
+
+def _check_text(html: str, url: str) -> str:
+    try:
+        return extract(PageSnapshot(html=html, url=url), options=_CHECK_OPTIONS).text
+    except ReadermodeError:
+        return ""
+
+
+async def until_stable(
+    session: PageSession, options: RenderOptions
+) -> tuple[dict[str, Any] | None, str]:
+    """Snapshot until two consecutive extractions agree or the budget runs out."""
+    started = time.monotonic()
+    previous_text: str | None = None
+    snap: dict[str, Any] | None = None
+    checks = 0
+    reason = "budget"
+    while True:
+        try:
+            latest = await take_snapshot(session, options)
+        except (TimeoutError, PlaywrightError) as exc:
+            session.warnings.append(f"snapshot failed: {type(exc).__name__}")
+            break
+        snap = latest
+        checks += 1
+        if session.deadline.remaining() < READABILITY_RESERVE_S:
+            break  # the snapshot took the time: no check (and no second snapshot) fits
+        try:
+            # Bounded like every wait: a huge snapshot can take seconds to extract. The thread
+            # cannot be stopped, but the capture goes on without it.
+            text = await asyncio.wait_for(
+                asyncio.to_thread(_check_text, latest["html"], session.page.url),
+                timeout=session.deadline.remaining(),
+            )
+        except TimeoutError:
+            break
+        if previous_text is not None and text == previous_text:
+            reason = "stable"
+            break
+        previous_text = text
+        if session.deadline.remaining() < STABILITY_INTERVAL_S + READABILITY_RESERVE_S:
+            break
+        await asyncio.sleep(STABILITY_INTERVAL_S)
+        await session.wait_dom_quiet(cap=2.0)
+    session.timings["stability_checks"] = checks
+    session.mark("stability", started)
+    return snap, reason
