@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
+from typing import TypeAlias
 
 import lxml.html
 from lxml.html import HtmlElement
@@ -35,7 +36,7 @@ from ._types import (
     with_metadata_source,
 )
 
-Source = PageSnapshot | bytes | str | HtmlElement
+Source: TypeAlias = PageSnapshot | bytes | str | HtmlElement
 
 
 def snapshot_from_bytes(
@@ -202,9 +203,10 @@ def page_titles(document: HtmlElement, snapshot: PageSnapshot) -> frozenset[str]
     Readability.js read."""
     first_h1 = next(document.iter("h1"), None)
     title = document.findtext(".//title")
+    from_title = title_from_page(title, [], []) if title else None
     found = {
         title,
-        title_from_page(title, [], [])[0] if title else None,
+        from_title[0] if from_title else None,
         snapshot.readability.title if snapshot.readability else None,
         first_h1.text_content() if first_h1 is not None else None,
     }

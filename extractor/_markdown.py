@@ -122,7 +122,9 @@ def _code_mask(lines: list[str]) -> list[bool]:
 
 def _unescape_mid_line(line: str) -> str:
     """Drop escapes of characters that are inert after the start of a line (not in code)."""
-    start = _LINE_START.match(line).end()
+    match = _LINE_START.match(line)
+    assert match is not None  # every part of the pattern is optional: it always matches
+    start = match.end()
     head, rest = line[:start], line[start:]
     pieces, last = [], 0
     for span in _CODE_SPAN.finditer(rest):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from html import escape as html_escape
+from typing import cast
 
 import lxml.etree
 import lxml.html
@@ -122,8 +123,8 @@ def parse_fragment(html: str) -> HtmlElement:
     # own <div> would bring its Python class lookup (see _html_class_lookup) to all of them.
     root = _PARSER.makeelement("div")
     if nodes and isinstance(nodes[0], str):
-        root.text = nodes.pop(0)  # leading text, kept only when it is more than whitespace
-    root.extend(nodes)
+        root.text = cast(str, nodes.pop(0))  # leading text, kept when more than whitespace
+    root.extend(cast(list[HtmlElement], nodes))  # only the first node can be text
     return unnest_void_elements(root)
 
 

@@ -173,8 +173,8 @@ def normalize_whitespace(root: HtmlElement) -> None:
             continue
         if element.text:
             element.text = _SPACES.sub(" ", element.text)
-        if element.tail and element.getparent() is not None:
-            in_pre = element.getparent().tag == "pre"
+        if element.tail and (parent := element.getparent()) is not None:
+            in_pre = parent.tag == "pre"
             if not in_pre:
                 element.tail = _SPACES.sub(" ", element.tail)
     filled = _holding_content(root)

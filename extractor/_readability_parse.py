@@ -20,6 +20,8 @@ directly and gives the same tree:
 
 from __future__ import annotations
 
+from typing import Literal
+
 import lxml.etree
 from lxml.html import XHTML_NAMESPACE, HtmlElement, defs
 from readability.cleaners import html_cleaner
@@ -73,7 +75,7 @@ def _drop_hidden_and_clean(doc: HtmlElement) -> None:
             if name.startswith("on"):
                 del element.attrib[name]
             elif name in link_attributes:
-                value = element.get(name)
+                value = element.attrib[name]
                 # No ":" even after unquoting: no scheme for the test to find (it is mostly
                 # relative links), so only the strip can change the value.
                 if ":" in value or "%" in value:
@@ -85,7 +87,7 @@ def _drop_hidden_and_clean(doc: HtmlElement) -> None:
             elif name == "hidden":
                 hidden.append(element)
             elif name == "style":
-                styled.append((element, element.get(name)))
+                styled.append((element, element.attrib[name]))
     for element in hidden:
         element.drop_tree()
     dropped = set(hidden)  # readability-lxml looks for styles after the drop: these are gone
@@ -95,7 +97,7 @@ def _drop_hidden_and_clean(doc: HtmlElement) -> None:
     lxml.etree.strip_attributes(doc, "style")
 
 
-def prepare(doc: HtmlElement, handle_failures: str | None) -> HtmlElement:
+def prepare(doc: HtmlElement, handle_failures: Literal["ignore", "discard"] | None) -> HtmlElement:
     """readability-lxml 0.9's ``Document._parse`` of a tree with no ``url``: ``doc`` (a copy
     the caller owns, changed in place) ready for its scoring, and returned."""
     if _needs_cleaner(doc):  # then nothing is skipped, in readability-lxml's order

@@ -80,8 +80,8 @@ class _Walk:
             if tag == "input" or not _HIDING_ATTRIBUTES.isdisjoint(names):
                 self.hiding.append(el)
             if "class" in names or "id" in names:
-                names = _class_and_id(el)
-                self.labelled.append((el, names, names.lower()))
+                label = _class_and_id(el)
+                self.labelled.append((el, label, label.lower()))
 
     def live(self, elements: list[HtmlElement]) -> list[HtmlElement]:
         """Those of ``elements`` still in the tree (not in a subtree removed since the walk)."""

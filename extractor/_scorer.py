@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass
+from typing import cast
 
 import lxml.etree
 from lxml.html import HtmlElement
@@ -190,7 +191,8 @@ def _hint(element: HtmlElement) -> int:
 def block_score(element: HtmlElement, feat: BlockFeatures) -> float:
     """DESIGN.md's formula for one block, from its summed features."""
     density = feat.link_density
-    tag = "main" if element.get("role") == "main" else element.tag
+    # A scored block is an element, so its tag is a str (types-lxml allows bytes and QName).
+    tag = "main" if element.get("role") == "main" else cast(str, element.tag)
     score = (
         feat.text * (1 - density)
         + PARAGRAPH_WEIGHT * feat.paragraphs

@@ -158,10 +158,9 @@ def _drop_emptied(parents: Iterable[HtmlElement], root: HtmlElement) -> None:
     """Containers that held only removed blocks go too (a box whose lines all recurred)."""
     for parent in parents:
         element = parent
-        while element is not root and element.getparent() is not None:
+        while element is not root and (up := element.getparent()) is not None:
             if element.text_content().strip() or any(True for _ in element.iter(*_MEDIA_TAGS)):
                 break
-            up = element.getparent()
             element.drop_tree()
             element = up
 

@@ -243,10 +243,10 @@ class Extraction:
     ``metadata``, read from the page when first read (``with_metadata_source``)."""
 
     url: str | None
-    metadata: Metadata = _LazyField(FROM_PAGE, _read_attached_metadata)
+    metadata: Metadata = _LazyField(FROM_PAGE, _read_attached_metadata)  # type: ignore[assignment]
     html: str
     text: str
-    markdown: str = _LazyField(FROM_HTML, lambda extraction: html_to_markdown(extraction.html))
+    markdown: str = _LazyField(FROM_HTML, lambda extraction: html_to_markdown(extraction.html))  # type: ignore[assignment]
     stage: str
     trace: tuple[TraceEntry, ...]
     warnings: tuple[str, ...] = ()

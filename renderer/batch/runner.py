@@ -58,7 +58,7 @@ DEFAULT_DELAY_S = 1.0
 """Seconds between page starts on one host: one page a second, a common polite crawl rate."""
 
 Clock = Callable[[], float]
-Sleep = Callable[[float], Awaitable[Any]]
+Sleep = Callable[[float], Awaitable[object]]
 Capture = Callable[[str], Awaitable[Extraction]]
 
 

@@ -115,7 +115,6 @@ class AsyncRenderer:
         snapshot = await self.render(target, url=url, options=options)
         return await asyncio.to_thread(extract, snapshot, options=extract_options)
 
-
     @property
     def browser_version(self) -> str | None:
         """The running Chromium's version, once started."""
@@ -186,14 +185,45 @@ class Renderer:
             future.cancel()  # Ctrl-C or an error here: stop the page work too
             raise
 
-    def render(self, target: str, **kwargs: Any) -> PageSnapshot:
-        return self._call(self._core.render(target, **kwargs))
+    def render(
+        self,
+        target: str,
+        *,
+        url: str | None = None,
+        options: RenderOptions | None = None,
+        max_bytes: int | None = None,
+    ) -> PageSnapshot:
+        """``AsyncRenderer.render``, waited for."""
+        return self._call(self._core.render(target, url=url, options=options, max_bytes=max_bytes))
 
-    def capture(self, target: str, **kwargs: Any) -> Extraction:
-        return self._call(self._core.capture(target, **kwargs))
+    def capture(
+        self,
+        target: str,
+        *,
+        url: str | None = None,
+        options: RenderOptions | None = None,
+        extract_options: ExtractOptions | None = None,
+    ) -> Extraction:
+        """``AsyncRenderer.capture``, waited for."""
+        return self._call(
+            self._core.capture(target, url=url, options=options, extract_options=extract_options)
+        )
 
-    def capture_bundle(self, target: str, directory: str | Path, **kwargs: Any) -> Extraction:
-        return self._call(self._core.capture_bundle(target, directory, **kwargs))
+    def capture_bundle(
+        self,
+        target: str,
+        directory: str | Path,
+        *,
+        url: str | None = None,
+        options: RenderOptions | None = None,
+        extract_options: ExtractOptions | None = None,
+    ) -> Extraction:
+        """``AsyncRenderer.capture_bundle``, waited for."""
+        return self._call(
+            self._core.capture_bundle(
+                target, directory, url=url, options=options, extract_options=extract_options
+            )
+        )
 
     def close(self) -> None:
         """Close the browser and stop the loop's thread; safe to call twice."""
@@ -207,27 +237,39 @@ class Renderer:
             self._loop.close()
 
 
-def render(url: str, options: RenderOptions | None = None, **kwargs: Any) -> PageSnapshot:
+def render(
+    url: str, options: RenderOptions | None = None, *, max_bytes: int | None = None
+) -> PageSnapshot:
     """Render one page in a browser started and stopped for it."""
     with Renderer(options) as renderer:
-        return renderer.render(url, **kwargs)
+        return renderer.render(url, max_bytes=max_bytes)
 
 
-def capture(url: str, options: RenderOptions | None = None, **kwargs: Any) -> Extraction:
+def capture(
+    url: str,
+    options: RenderOptions | None = None,
+    *,
+    extract_options: ExtractOptions | None = None,
+) -> Extraction:
     """Render one page and extract its main content."""
     with Renderer(options) as renderer:
-        return renderer.capture(url, **kwargs)
+        return renderer.capture(url, extract_options=extract_options)
 
 
 async def render_async(
-    url: str, options: RenderOptions | None = None, **kwargs: object
+    url: str, options: RenderOptions | None = None, *, max_bytes: int | None = None
 ) -> PageSnapshot:
+    """``render`` on the caller's event loop."""
     async with AsyncRenderer(options) as renderer:
-        return await renderer.render(url, **kwargs)  # type: ignore[arg-type]
+        return await renderer.render(url, max_bytes=max_bytes)
 
 
 async def capture_async(
-    url: str, options: RenderOptions | None = None, **kwargs: object
+    url: str,
+    options: RenderOptions | None = None,
+    *,
+    extract_options: ExtractOptions | None = None,
 ) -> Extraction:
+    """``capture`` on the caller's event loop."""
     async with AsyncRenderer(options) as renderer:
-        return await renderer.capture(url, **kwargs)  # type: ignore[arg-type]
+        return await renderer.capture(url, extract_options=extract_options)

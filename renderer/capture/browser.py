@@ -13,7 +13,13 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from playwright.async_api import Browser, BrowserContext, Playwright, async_playwright
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    Playwright,
+    ViewportSize,
+    async_playwright,
+)
 from playwright.async_api import Error as PlaywrightError
 
 from extractor import BrowserMissingError
@@ -37,7 +43,7 @@ CHROMIUM_FLAGS = (
     "--hide-scrollbars",
 )
 
-VIEWPORT = {"width": 1280, "height": 900}
+VIEWPORT: ViewportSize = {"width": 1280, "height": 900}
 """A common laptop viewport: lazy loaders and responsive layouts behave as for most readers."""
 
 LAUNCH_TIMEOUT_MS = 30_000

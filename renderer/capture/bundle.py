@@ -74,7 +74,8 @@ def readability_js_version() -> str | None:
     for node_modules in _candidate_dirs():
         package_json = node_modules / PACKAGE / "package.json"
         if package_json.is_file():
-            return json.loads(package_json.read_text(encoding="utf-8")).get("version")
+            package: dict[str, str] = json.loads(package_json.read_text(encoding="utf-8"))
+            return package.get("version")
     return None
 
 

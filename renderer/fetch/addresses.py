@@ -108,7 +108,7 @@ def is_forbidden_address(ip: str | IPAddress) -> str | None:
 def system_resolver(host: str) -> list[str]:
     """Every address ``host`` resolves to, as the C library's getaddrinfo sees it."""
     infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
-    return list(dict.fromkeys(info[4][0] for info in infos))
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))  # typeshed: str | int
 
 
 def normalise_host(host: str) -> str:

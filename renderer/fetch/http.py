@@ -8,10 +8,12 @@ import ssl
 import time
 import urllib.error
 import urllib.request
+import urllib.response
 from dataclasses import dataclass, field
 from email.message import Message
 from functools import partial
-from typing import Any
+from http.client import HTTPMessage
+from typing import IO, Any
 from urllib.parse import urljoin
 
 from extractor import (
@@ -52,10 +54,13 @@ class _CappedRedirects(urllib.request.HTTPRedirectHandler):
 
     def __init__(self, max_redirects: int, guard: AddressGuard | None) -> None:
         super().__init__()
-        self.max_redirections = max_redirects
+        # urllib reads the cap through self, so a per-opener value works (typeshed: ClassVar).
+        self.max_redirections = max_redirects  # type: ignore[misc]
         self.guard = guard
 
-    def http_error_302(self, req, fp, code, msg, headers):  # type: ignore[no-untyped-def]
+    def http_error_302(
+        self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str, headers: HTTPMessage
+    ) -> http.client.HTTPResponse | urllib.response.addinfourl | None:
         location = headers.get("location") or headers.get("uri")
         if self.guard is not None and location:
             # urllib itself would follow a redirect to ftp:; the hop's address is vetted when
@@ -69,7 +74,15 @@ class _CappedRedirects(urllib.request.HTTPRedirectHandler):
 
     http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: IO[bytes],
+        code: int,
+        msg: str,
+        headers: HTTPMessage,
+        newurl: str,
+    ) -> urllib.request.Request | None:
         if self.max_redirections <= 0:  # urllib counts only from the second hop on
             raise urllib.error.HTTPError(req.full_url, code, "redirects are off", headers, fp)
         return super().redirect_request(req, fp, code, msg, headers, newurl)
@@ -207,7 +220,9 @@ def fetch_url(
         )
 
 
-def _read_body(response, url: str, deadline: float, timeout: float, max_bytes: int) -> bytes:
+def _read_body(
+    response: IO[bytes], url: str, deadline: float, timeout: float, max_bytes: int
+) -> bytes:
     chunks: list[bytes] = []
     size = 0
     while True:

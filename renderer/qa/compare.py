@@ -262,6 +262,23 @@ async def compare_page(
     )
 
 
-def compare_page_sync(renderer: Renderer, target: str, **kwargs: Any) -> PageComparison:
+def compare_page_sync(
+    renderer: Renderer,
+    target: str,
+    *,
+    url: str | None = None,
+    options: RenderOptions | None = None,
+    extract_options: ExtractOptions | None = None,
+    screenshot: bool = False,
+) -> PageComparison:
     """``compare_page`` through a synchronous ``Renderer`` (its private event loop)."""
-    return renderer._call(compare_page(renderer._core, target, **kwargs))
+    return renderer._call(
+        compare_page(
+            renderer._core,
+            target,
+            url=url,
+            options=options,
+            extract_options=extract_options,
+            screenshot=screenshot,
+        )
+    )

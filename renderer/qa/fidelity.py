@@ -99,10 +99,11 @@ async def reader_view(
             await context.route("**/*", answer)
             page = await context.new_page()
             await page.goto(url, wait_until="domcontentloaded", timeout=budget * 1000)
-            return await page.evaluate(
+            result: dict[str, Any] = await page.evaluate(
                 readability_expression(),
                 {**reader_view_options(), "dropComments": not keep_comments},
             )
+            return result
 
         return await asyncio.wait_for(run(), timeout=budget)
     finally:
@@ -414,7 +415,9 @@ class CorpusPage:
 
     @property
     def expected_metadata(self) -> dict[str, Any]:
-        return json.loads((self.directory / "expected-metadata.json").read_text(encoding="utf-8"))
+        path = self.directory / "expected-metadata.json"
+        metadata: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return metadata
 
 
 def corpus_pages(corpus: Path, only: str | None = None) -> list[CorpusPage]:
