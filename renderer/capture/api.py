@@ -20,7 +20,8 @@ from extractor import Extraction, ExtractOptions, PageSnapshot, extract
 from renderer.capture.browser import BrowserHandle, launch_browser
 from renderer.capture.bundle import LAYOUT, write_bundle
 from renderer.capture.options import RenderOptions
-from renderer.capture.page import PageRequest, render_page
+from renderer.capture.page import render_page
+from renderer.capture.session import PageRequest
 from renderer.fetch.static import is_url, read_target_bytes
 
 T = TypeVar("T")

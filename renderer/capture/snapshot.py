@@ -17,7 +17,8 @@ extractor's text walk recurses once per level and meets Python's recursion limit
 
 
 async def take_snapshot(session: PageSession, options: RenderOptions) -> dict[str, Any]:
-    return await session.evaluate(
+    """One run of ``snapshot.js``: ``{html, baseURI, url, title, stats}``."""
+    snap: dict[str, Any] = await session.evaluate(
         script("snapshot.js"),
         {
             "hiddenAttribute": HIDDEN_MARK,
@@ -27,6 +28,7 @@ async def take_snapshot(session: PageSession, options: RenderOptions) -> dict[st
         },
         cap=20.0,
     )
+    return snap
 
 
 def snapshot_warnings(snap: dict[str, Any], options: RenderOptions, url: str) -> list[str]:

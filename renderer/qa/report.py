@@ -60,7 +60,8 @@ def _placeholder_images(clean_html: str) -> str:
         span.set("title", img.get("src") or "")
         span.text = f"image: {label}"
         span.tail = img.tail
-        img.getparent().replace(img, span)
+        if (parent := img.getparent()) is not None:  # always: root itself is no <img>
+            parent.replace(img, span)
     return html.escape(root.text or "", quote=False) + "".join(
         serialise(child) + html.escape(child.tail or "", quote=False) for child in root
     )
