@@ -9,6 +9,7 @@ import pickle
 import lxml.html
 import pytest
 
+import extractor._cascade
 from extractor import (
     Candidate,
     ExtractOptions,
@@ -210,3 +211,27 @@ def test_metadata_is_read_on_first_access_and_behaves_as_a_field() -> None:
     assert extract(PAGE, url=url).to_dict()["title"] == eager.title
     with pytest.raises(dataclasses.FrozenInstanceError):
         unread.metadata = given  # type: ignore[misc]
+
+
+
+class _OurBug(Exception):
+    """Stands for a bug in our own refinement or post-processing code."""
+
+
+@pytest.mark.parametrize("where", ["refine", "postprocess"])
+def test_a_bug_in_our_refinements_propagates_instead_of_skipping_the_stage(
+    monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    # Only a stage's own work is a stage failure: ours must not hand the page to the next stage.
+    real = getattr(extractor._cascade, where)
+    calls: list[str] = []
+
+    def buggy_on_first_call(*args: object, **kwargs: object) -> object:
+        calls.append(where)
+        if len(calls) == 1:
+            raise _OurBug(f"bug in {where}")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(extractor._cascade, where, buggy_on_first_call)
+    with pytest.raises(_OurBug):
+        extract(PAGE, options=ExtractOptions(stages=(MutatingStage(), ScorerStage())))
