@@ -115,11 +115,12 @@ class TraceEntry:
         return {key: value for key, value in asdict(self).items() if value is not None}
 
 
-METADATA_FIELDS = (
+READERMODE_METADATA_FIELDS = (
     "title", "authors", "date_published", "date_modified", "site_name", "lang", "description",
     "image", "tags", "categories", "canonical_url",
 )  # fmt: skip
-"""``Metadata``'s fields in output order (``sources`` is keyed by these names)."""
+"""Our ``Metadata``'s fields (not Readability.js's), in output order (``sources`` is keyed by
+these names)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -171,7 +172,9 @@ class Metadata:
             "canonical_url": self.canonical_url,
             # In field order, whatever order the fields were read in.
             "sources": {
-                name: self.sources[name] for name in METADATA_FIELDS if name in self.sources
+                name: self.sources[name]
+                for name in READERMODE_METADATA_FIELDS
+                if name in self.sources
             },
         }
 
