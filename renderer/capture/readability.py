@@ -20,7 +20,9 @@ _RUNNER = Path(__file__).with_name("js") / "readability_run.js"
 
 CHAR_THRESHOLD = 0
 """Readability.js's default of 500 characters rejects short but real articles; our cascade
-decides what is too short (DESIGN.md), so the in-page pass accepts anything."""
+decides what is too short (it rejects a result under ``ExtractOptions.min_words`` words, by
+default an empty or one-word one: docs/architecture.md, cascade and refinements), so the
+in-page pass accepts anything."""
 
 
 READER_VIEW_CHAR_THRESHOLD = 500
