@@ -7,7 +7,6 @@ Everything else lives in private modules.
 
 from ._api import Source, extract, snapshot_from_bytes
 from ._cascade import Candidate, Skip, Stage, StageInput
-from ._compare import ShingleScore, WordScore, aggregate, shingle_score, word_score
 from ._decode import DEFAULT_MAX_BYTES, DecodedText, decode_html
 from ._errors import (
     EXIT_INTERNAL,
@@ -51,6 +50,7 @@ from ._postprocess import html_to_text
 from ._refine import REFINEMENTS
 from ._rules import FEED_MARK, HIDDEN_MARK, RULE_FAMILIES, VISIBLE_MARK
 from ._sanitize import inert_page_html, sanitize_document, sanitize_html
+from ._scores import ShingleScore, WordScore, aggregate, shingle_score, word_score
 from ._sitewide import (
     SITEWIDE_MIN_PAGES,
     SITEWIDE_MIN_SHARE,

@@ -11,7 +11,7 @@ the extraction-quality issue for the command.
 from __future__ import annotations
 
 from ._cascade import CascadeResult, Stage, StageInput, attempt
-from ._compare import shingle_score
+from ._scores import shingle_score
 from ._text import count_words
 from ._types import TraceEntry
 

@@ -34,6 +34,7 @@ from ._types import (
     PageSnapshot,
     TraceEntry,
     with_metadata_source,
+    with_text,
 )
 
 Source: TypeAlias = PageSnapshot | bytes | str | HtmlElement
@@ -133,7 +134,7 @@ def _prefer_served_document(snapshot: PageSnapshot, options: ExtractOptions) -> 
         ),
         words=served_words,
     )
-    return replace(served, trace=(*served.trace, entry))
+    return served.revised(trace=(*served.trace, entry))
 
 
 def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extraction:
@@ -181,13 +182,13 @@ def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extrac
     extraction = Extraction(
         url=snapshot.final_url or snapshot.url,
         html=html,
-        text=text,
         # markdown left out: converted when first read (most callers never read it).
         stage=result.stage,
         trace=(*trace, *result.trace),
         warnings=snapshot.warnings,
         comments=comments,
     )
+    extraction = with_text(extraction, text)  # read already: no second reading of the html
     return with_metadata_source(extraction, partial(read_page_metadata, snapshot))
 
 

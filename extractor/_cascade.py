@@ -68,20 +68,22 @@ def attempt(
     stage: Stage, page: StageInput
 ) -> tuple[Candidate | Skip, CleanContent | None, list[TraceEntry]]:
     """Run one stage: its outcome, its refined and post-processed content (None when it had
-    none) and the refinements' trace entries. A stage that raises anything but a
-    ``ReadermodeError`` is a Skip, not the end of the extraction."""
-    refinements: list[TraceEntry] = []
+    none) and the refinements' trace entries.
+
+    Only the stage's own call is guarded: a stage (a third-party parser) that raises anything
+    but a ``ReadermodeError`` is a Skip, not the end of the extraction. Our refinements and
+    post-processing run outside the guard, so a bug there raises instead of quietly handing
+    the page to the next stage."""
     try:
         outcome = stage(page)
-        content = None
-        if isinstance(outcome, Candidate):
-            refinements = refine(outcome.element, page.refine_context, page.rules)
-            content = postprocess(outcome.element, base_url=page.base_url)
     except ReadermodeError:
         raise
     except Exception as exc:  # a third-party stage failing must not end the cascade
-        outcome = Skip(f"failed: {type(exc).__name__}: {str(exc)[:200]}")
-        content = None
+        return Skip(f"failed: {type(exc).__name__}: {str(exc)[:200]}"), None, []
+    if not isinstance(outcome, Candidate):
+        return outcome, None, []
+    refinements = refine(outcome.element, page.refine_context, page.rules)
+    content = postprocess(outcome.element, base_url=page.base_url)
     return outcome, content, refinements
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from ._types import METADATA_FIELDS, Metadata
+from ._types import READERMODE_METADATA_FIELDS, Metadata
 
 DATE_FIELDS = frozenset({"date_published", "date_modified"})
 
@@ -42,7 +42,7 @@ def front_matter(metadata: Metadata, *, url: str | None = None) -> str:
     """
     data = {
         name: _yaml_value(name, getattr(metadata, name))
-        for name in METADATA_FIELDS  # url, when given, comes last
+        for name in READERMODE_METADATA_FIELDS  # url, when given, comes last
         if getattr(metadata, name)
     }
     if url:

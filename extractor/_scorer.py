@@ -26,19 +26,22 @@ import lxml.etree
 from lxml.html import HtmlElement
 
 MAX_ELEMENTS = 50_000
-"""Above this the scorer gives up at once instead of spending seconds (DESIGN.md)."""
+"""Above this the scorer gives up at once (a Skip in the trace) instead of spending seconds: the
+last resort stays cheap on any page (tunables: docs/architecture.md)."""
 
 PARAGRAPH_WEIGHT = 25
-"""Per <p> in the block (DESIGN.md's original weight)."""
+"""Per <p> in the block: the original design's weight, a heuristic for our fixtures (change it
+only as measured on the corpora, F1 and time)."""
 
 PUNCTUATION_WEIGHT = 10
-"""Per sentence punctuation mark: prose has it, menus and tag clouds do not (DESIGN.md)."""
+"""Per sentence punctuation mark: prose has it, menus and tag clouds do not (the original
+design's weight, a heuristic like ``PARAGRAPH_WEIGHT``)."""
 
 LINK_GATE_SOFT = (0.35, 0.6)
 """Above 0.35 link density, x0.6: Boilerpipe's CleanEval re-validation of the link-density cut."""
 
 LINK_GATE_HARD = (0.5, 0.25)
-"""Above 0.5, x0.25: stops menus and link farms from winning on size alone (DESIGN.md)."""
+"""Above 0.5, x0.25: stops menus and link farms from winning on size alone."""
 
 LIST_GATE = (0.6, 0.4)
 """When over 60% of the block's text is in <li>, x0.4: a menu of items is not an article."""
@@ -189,7 +192,7 @@ def _hint(element: HtmlElement) -> int:
 
 
 def block_score(element: HtmlElement, feat: BlockFeatures) -> float:
-    """DESIGN.md's formula for one block, from its summed features."""
+    """The module docstring's formula for one block, from its summed features."""
     density = feat.link_density
     # A scored block is an element, so its tag is a str (types-lxml allows bytes and QName).
     tag = "main" if element.get("role") == "main" else cast(str, element.tag)

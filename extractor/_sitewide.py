@@ -28,16 +28,14 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
-from ._markdown import html_to_markdown
 from ._options import MIN_WORDS
 from ._parse import inner_html, parse_fragment
-from ._postprocess import html_to_text
 from ._rules import EXCERPT_CHARS
 from ._sanitize import sanitize_html
 from ._text import BLOCK_TAGS, words
@@ -205,7 +203,7 @@ def remove_recurring(
             count=len(chosen),
             words=removed_words,
         )
-        return replace(extraction, trace=(*extraction.trace, entry))
+        return extraction.revised(trace=(*extraction.trace, entry))
 
     excerpt = " ".join(chosen[0].text_content().split())[:EXCERPT_CHARS] or None
     parents = [el.getparent() for el in chosen]
@@ -222,13 +220,8 @@ def remove_recurring(
         words=removed_words,
         excerpt=excerpt,
     )
-    return replace(
-        extraction,
-        html=html,
-        text=html_to_text(html),
-        markdown=html_to_markdown(html),
-        trace=(*extraction.trace, entry),
-    )
+    # text and Markdown follow the new html, when read.
+    return extraction.revised(html=html, trace=(*extraction.trace, entry))
 
 
 def remove_sitewide(

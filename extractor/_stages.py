@@ -11,6 +11,10 @@ from __future__ import annotations
 import copy
 import logging
 import re
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import lxml.etree
 import lxml.html
@@ -22,10 +26,47 @@ from ._readability_parse import prepare
 from ._scorer import MAX_ELEMENTS as SCORER_MAX_ELEMENTS
 from ._scorer import TooManyElements, best_block
 
-# readability-lxml logs a full traceback with log.exception on pages it cannot parse; we record
-# the failure in the trace instead, so keep Python's last-resort handler from printing it.
-logging.getLogger("readability").addHandler(logging.NullHandler())
-logging.getLogger("readability").propagate = False
+READABILITY_LOGGER = logging.getLogger("readability.readability")
+
+
+class _QuietFailures(logging.Filter):
+    """Drops readability-lxml's error records logged by the threads now running our stage.
+
+    Its only record above INFO is the ``log.exception`` traceback of a page it cannot parse,
+    which the cascade records in the trace as the stage's Skip; printed (by the host's handlers
+    or Python's last-resort one) it is duplicate noise on stderr. Scoped to our call and thread
+    rather than set at import: the host's own use of readability-lxml, and its DEBUG and INFO
+    records, stay the host's to see."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lock = threading.Lock()
+        self.threads: Counter[int] = Counter()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno < logging.ERROR or threading.get_ident() not in self.threads
+
+
+_QUIET_FAILURES = _QuietFailures()
+
+
+@contextmanager
+def quiet_readability_failures() -> Iterator[None]:
+    """While inside, readability-lxml's error records from this thread are dropped."""
+    ident = threading.get_ident()
+    with _QUIET_FAILURES.lock:
+        if not _QUIET_FAILURES.threads:
+            READABILITY_LOGGER.addFilter(_QUIET_FAILURES)
+        _QUIET_FAILURES.threads[ident] += 1
+    try:
+        yield
+    finally:
+        with _QUIET_FAILURES.lock:
+            _QUIET_FAILURES.threads[ident] -= 1
+            if not _QUIET_FAILURES.threads[ident]:
+                del _QUIET_FAILURES.threads[ident]
+            if not _QUIET_FAILURES.threads:
+                READABILITY_LOGGER.removeFilter(_QUIET_FAILURES)
 
 
 READABILITY_LXML_MAX_DEPTH = 512
@@ -127,7 +168,8 @@ class ReadabilityLxmlStage:
                 f"page nests too much ({pairs:,} ancestor-element pairs, over "
                 f"{READABILITY_LXML_MAX_NESTING:,})"
             )
-        summary = _TreeDocument(page.document).summary(html_partial=True)
+        with quiet_readability_failures():
+            summary = _TreeDocument(page.document).summary(html_partial=True)
         if not summary or not summary.strip():
             return Skip("readability-lxml returned nothing")
         return Candidate(parse_fragment(summary), note="readability-lxml summary")

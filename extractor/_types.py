@@ -7,12 +7,14 @@ without a browser.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 from ._markdown import html_to_markdown
+from ._postprocess import html_to_text
 
 TraceKind = Literal["rule", "stage", "post"]
 TraceOutcome = Literal["removed", "accepted", "rejected", "skipped", "changed"]
@@ -113,11 +115,12 @@ class TraceEntry:
         return {key: value for key, value in asdict(self).items() if value is not None}
 
 
-METADATA_FIELDS = (
+READERMODE_METADATA_FIELDS = (
     "title", "authors", "date_published", "date_modified", "site_name", "lang", "description",
     "image", "tags", "categories", "canonical_url",
 )  # fmt: skip
-"""``Metadata``'s fields in output order (``sources`` is keyed by these names)."""
+"""Our ``Metadata``'s fields (not Readability.js's), in output order (``sources`` is keyed by
+these names)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -169,7 +172,9 @@ class Metadata:
             "canonical_url": self.canonical_url,
             # In field order, whatever order the fields were read in.
             "sources": {
-                name: self.sources[name] for name in METADATA_FIELDS if name in self.sources
+                name: self.sources[name]
+                for name in READERMODE_METADATA_FIELDS
+                if name in self.sources
             },
         }
 
@@ -196,8 +201,8 @@ class _LazyField:
     ``compute(instance)`` on first read, kept.
 
     The value lives in the instance's ``__dict__`` under the field's own name, so copies and
-    pickles carry it; None there (not the sentinel, which a pickle would not keep) means "not
-    yet". Used where most callers never read the field: converting Markdown was a twentieth
+    pickles carry it; None or nothing there (not the sentinel, which a pickle would not keep)
+    means "not yet". Used where most callers never read the field: converting Markdown was a twentieth
     of a static extraction and reading metadata a tenth, and callers after the text alone (a
     RAG pipeline, the benchmark) read neither; trafilatura, too, reads metadata only when
     asked."""
@@ -212,7 +217,8 @@ class _LazyField:
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
         if instance is None:
             return self._unset  # what dataclass reads as the field's default
-        value = instance.__dict__[self._name]
+        # Absent (an init=False field: dataclass leaves it to the class attribute) or None.
+        value = instance.__dict__.get(self._name)
         if value is None:
             value = instance.__dict__[self._name] = self._compute(instance)
         return value
@@ -235,23 +241,55 @@ def with_metadata_source(extraction: Extraction, source: Callable[[], Metadata])
     return extraction
 
 
+def with_text(extraction: Extraction, text: str) -> Extraction:
+    """``extraction`` with its ``text`` already known (it must be ``html``'s)."""
+    extraction.__dict__["text"] = text
+    return extraction
+
+
 @dataclass(frozen=True, kw_only=True)
 class Extraction:
     """The main content of a page in every output form, with how it was found.
 
-    ``markdown`` may be left out: it is then converted from ``html`` when first read; and
-    ``metadata``, read from the page when first read (``with_metadata_source``)."""
+    ``text`` and ``markdown`` derive from ``html``: they are not constructor arguments, but
+    read from ``html`` when first read (``with_text`` gives a text already known). So neither
+    ``revised`` nor ``dataclasses.replace`` can carry them over stale when ``html`` changes.
+    ``metadata`` is the page's, read from the page when first read (``with_metadata_source``).
+    """
 
     url: str | None
+    # The lazy fields' defaults are descriptors that compute the value on first read; mypy
+    # reads a descriptor default as the value itself, hence the ignores.
     metadata: Metadata = _LazyField(FROM_PAGE, _read_attached_metadata)  # type: ignore[assignment]
     html: str
-    text: str
-    markdown: str = _LazyField(FROM_HTML, lambda extraction: html_to_markdown(extraction.html))  # type: ignore[assignment]
+    text: str = field(  # type: ignore[assignment]
+        init=False, default=_LazyField(FROM_HTML, lambda e: html_to_text(e.html))
+    )
+    markdown: str = field(  # type: ignore[assignment]
+        init=False, default=_LazyField(FROM_HTML, lambda e: html_to_markdown(e.html))
+    )
     stage: str
     trace: tuple[TraceEntry, ...]
     warnings: tuple[str, ...] = ()
     # Only when asked for (ExtractOptions.include_comments) and the page has a comment section.
     comments: Comments | None = None
+
+    def revised(self, **changes: Any) -> Extraction:
+        """A copy with ``changes`` (constructor arguments): the way to change an Extraction.
+
+        What derives from ``html`` follows a new ``html``; what was not read yet (metadata,
+        Markdown) stays unread, where ``dataclasses.replace`` would read the metadata."""
+        allowed = {f.name for f in fields(self) if f.init}
+        if unknown := sorted(changes.keys() - allowed):
+            raise TypeError(f"Extraction.revised() cannot set {', '.join(unknown)}")
+        revised = copy.copy(self)  # the instance's __dict__: unread fields, metadata source
+        for name, value in changes.items():
+            object.__setattr__(revised, name, value)
+        if "html" in changes:
+            revised.__dict__["text"] = revised.__dict__["markdown"] = None
+        if "metadata" in changes:
+            revised.__dict__.pop(METADATA_SOURCE, None)
+        return revised
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON output's fields, in a stable order."""

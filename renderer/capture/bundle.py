@@ -30,7 +30,7 @@ from extractor import (
     sanitize_document,
 )
 from renderer.capture.options import RenderOptions
-from renderer.capture.readability import PACKAGE, _candidate_dirs
+from renderer.capture.readability import readability_package_dir
 
 BUNDLE_FORMAT = 1
 """Bumped when a bundle's layout changes; ``read_bundle`` refuses formats it does not know."""
@@ -71,12 +71,11 @@ def _version(distribution: str) -> str | None:
 
 def readability_js_version() -> str | None:
     """The version of the Readability.js package the renderer would load, if installed."""
-    for node_modules in _candidate_dirs():
-        package_json = node_modules / PACKAGE / "package.json"
-        if package_json.is_file():
-            package: dict[str, str] = json.loads(package_json.read_text(encoding="utf-8"))
-            return package.get("version")
-    return None
+    package_json = readability_package_dir() / "package.json"
+    if not package_json.is_file():
+        return None
+    package: dict[str, str] = json.loads(package_json.read_text(encoding="utf-8"))
+    return package.get("version")
 
 
 def software_versions(browser_version: str | None) -> dict[str, Any]:

@@ -20,7 +20,9 @@ _RUNNER = Path(__file__).with_name("js") / "readability_run.js"
 
 CHAR_THRESHOLD = 0
 """Readability.js's default of 500 characters rejects short but real articles; our cascade
-decides what is too short (DESIGN.md), so the in-page pass accepts anything."""
+decides what is too short (it rejects a result under ``ExtractOptions.min_words`` words, by
+default an empty or one-word one: docs/architecture.md, cascade and refinements), so the
+in-page pass accepts anything."""
 
 
 READER_VIEW_CHAR_THRESHOLD = 500
@@ -34,33 +36,41 @@ class ReadabilityUnavailable(Exception):
     """Readability.js is not installed (``npm ci`` was not run)."""
 
 
-def _candidate_dirs() -> list[Path]:
-    env = os.environ.get(NODE_MODULES_ENV)
-    dirs = [Path(env)] if env else []
-    here = Path(__file__).resolve().parent
-    dirs += [parent / "node_modules" for parent in (here, *here.parents)]
-    dirs += [parent / "node_modules" for parent in (Path.cwd(), *Path.cwd().parents)]
-    return dirs
+PROJECT_NODE_MODULES = Path(__file__).resolve().parents[2] / "node_modules"
+"""The project's own node_modules, next to the ``renderer`` package folder: the repository root
+for a source or editable install, where ``npm ci`` puts it."""
+
+
+def readability_package_dir() -> Path:
+    """The ``@mozilla/readability`` folder the renderer loads: in ``$READERMODE_NODE_MODULES``
+    when set, else in the project's own node_modules.
+
+    Only the installation decides: never the working directory or an arbitrary ancestor folder,
+    whose node_modules would change the in-page extraction (and the bundle manifest's version)."""
+    configured = os.environ.get(NODE_MODULES_ENV)
+    node_modules = Path(configured) if configured else PROJECT_NODE_MODULES
+    return node_modules / PACKAGE
 
 
 @cache
 def readability_expression() -> str:
     """The function expression ``(options) => result`` to pass to ``page.evaluate``."""
-    for node_modules in _candidate_dirs():
-        package = node_modules / PACKAGE
-        library, readerable = package / "Readability.js", package / "Readability-readerable.js"
-        if library.is_file() and readerable.is_file():
-            return (
-                "(options) => {\n"
-                + library.read_text(encoding="utf-8")
-                + "\n"
-                + readerable.read_text(encoding="utf-8")
-                + "\nreturn ("
-                + _RUNNER.read_text(encoding="utf-8")
-                + ")(options, Readability, isProbablyReaderable);\n}"
-            )
-    raise ReadabilityUnavailable(
-        "Readability.js not found in node_modules (run ./scripts/setup, which runs npm ci)"
+    package = readability_package_dir()
+    library, readerable = package / "Readability.js", package / "Readability-readerable.js"
+    if not (library.is_file() and readerable.is_file()):
+        raise ReadabilityUnavailable(
+            f"Readability.js not found in {package}: install it with ./scripts/setup (which runs "
+            f"npm ci in the project), or set {NODE_MODULES_ENV} to a node_modules folder holding "
+            "@mozilla/readability"
+        )
+    return (
+        "(options) => {\n"
+        + library.read_text(encoding="utf-8")
+        + "\n"
+        + readerable.read_text(encoding="utf-8")
+        + "\nreturn ("
+        + _RUNNER.read_text(encoding="utf-8")
+        + ")(options, Readability, isProbablyReaderable);\n}"
     )
 
 

@@ -39,13 +39,16 @@ from renderer.capture.readability import (
 PAGE_URL = "http://fakehost/test/page.html"
 """Where Mozilla's test harness loads every test page (relative links resolve against it)."""
 
-METADATA_FIELDS = ("title", "byline", "excerpt", "siteName", "dir", "lang", "publishedTime")
-"""Fields of ``expected-metadata.json`` compared with Readability's result of the same name."""
+READABILITY_METADATA_FIELDS = (
+    "title", "byline", "excerpt", "siteName", "dir", "lang", "publishedTime",
+)  # fmt: skip
+"""Readability.js's metadata fields (its result's names, not ``extractor.Metadata``'s): those of
+``expected-metadata.json`` compared with Readability's result of the same name."""
 
 READERABLE = "readerable"
 """``expected-metadata.json``'s ``isProbablyReaderable`` verdict (the result's ``readerable``)."""
 
-ALL_FIELDS = (*METADATA_FIELDS, READERABLE)
+ALL_FIELDS = (*READABILITY_METADATA_FIELDS, READERABLE)
 
 
 async def reader_view(
@@ -367,7 +370,7 @@ def compare_metadata(result: dict[str, Any], expected_metadata: dict[str, Any]) 
     """
     agree: dict[str, bool] = {}
     has_article = result.get("content") is not None
-    for name in METADATA_FIELDS:
+    for name in READABILITY_METADATA_FIELDS:
         agree[name] = has_article and result.get(name) == expected_metadata.get(name)
     agree[READERABLE] = result.get("readerable") == expected_metadata.get(READERABLE)
     return agree

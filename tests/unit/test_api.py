@@ -9,6 +9,9 @@ import pickle
 import lxml.html
 import pytest
 
+import extractor._api
+import extractor._cascade
+import extractor._types
 from extractor import (
     Candidate,
     ExtractOptions,
@@ -19,10 +22,12 @@ from extractor import (
     ScorerStage,
     Skip,
     StageInput,
+    TraceEntry,
     extract,
     html_to_markdown,
 )
 from extractor._metadata import read_metadata
+from extractor._postprocess import html_to_text
 from extractor._types import METADATA_SOURCE
 
 PARAGRAPHS = "".join(
@@ -187,7 +192,8 @@ def test_markdown_is_converted_on_first_read_and_behaves_as_a_field() -> None:
     assert result.markdown == html_to_markdown(result.html)
     assert pickle.loads(pickle.dumps(result)).markdown == result.markdown
     assert dataclasses.replace(result, stage="x").markdown == result.markdown
-    assert dataclasses.replace(result, markdown="given").markdown == "given"
+    with pytest.raises(ValueError):  # derived from html: no stale value can be given
+        dataclasses.replace(result, markdown="given")
     assert result.to_dict()["markdown"] == result.markdown
     unread = extract(PAGE, url="https://site.test/story")  # markdown not yet converted
     assert copy.deepcopy(unread).markdown == result.markdown
@@ -210,3 +216,81 @@ def test_metadata_is_read_on_first_access_and_behaves_as_a_field() -> None:
     assert extract(PAGE, url=url).to_dict()["title"] == eager.title
     with pytest.raises(dataclasses.FrozenInstanceError):
         unread.metadata = given  # type: ignore[misc]
+
+
+class _OurBug(Exception):
+    """Stands for a bug in our own refinement or post-processing code."""
+
+
+@pytest.mark.parametrize("where", ["refine", "postprocess"])
+def test_a_bug_in_our_refinements_propagates_instead_of_skipping_the_stage(
+    monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    # Only a stage's own work is a stage failure: ours must not hand the page to the next stage.
+    real = getattr(extractor._cascade, where)
+    calls: list[str] = []
+
+    def buggy_on_first_call(*args: object, **kwargs: object) -> object:
+        calls.append(where)
+        if len(calls) == 1:
+            raise _OurBug(f"bug in {where}")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(extractor._cascade, where, buggy_on_first_call)
+    with pytest.raises(_OurBug):
+        extract(PAGE, options=ExtractOptions(stages=(MutatingStage(), ScorerStage())))
+
+
+OTHER_HTML = "<h2>Other</h2><p>New <em>content</em>, <a href='https://x.test/'>linked</a>.</p>"
+
+
+@pytest.fixture
+def conversions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Counts the Markdown conversions and metadata reads of extractions made from now on."""
+    calls: list[str] = []
+    markdown, metadata = extractor._types.html_to_markdown, extractor._api.read_page_metadata
+
+    def counted_markdown(html: str) -> str:
+        calls.append("markdown")
+        return markdown(html)
+
+    def counted_metadata(snapshot: PageSnapshot) -> Metadata:
+        calls.append("metadata")
+        return metadata(snapshot)
+
+    monkeypatch.setattr(extractor._types, "html_to_markdown", counted_markdown)
+    monkeypatch.setattr(extractor._api, "read_page_metadata", counted_metadata)
+    return calls
+
+
+def test_replacing_the_html_derives_markdown_and_text_from_the_new_html(
+    conversions: list[str],
+) -> None:
+    url = "https://site.test/story"
+    read = extract(PAGE, url=url)
+    assert read.markdown and read.metadata  # read first: their values must not go stale
+    conversions.clear()
+    replaced = dataclasses.replace(read, html=OTHER_HTML)
+    assert conversions == []  # nothing converted eagerly
+    assert replaced.markdown == html_to_markdown(OTHER_HTML)
+    assert replaced.text == html_to_text(OTHER_HTML) and "New content, linked." in replaced.text
+    assert replaced.metadata == read.metadata  # the page's, not the content's
+    with pytest.raises(ValueError):
+        dataclasses.replace(read, html=OTHER_HTML, markdown="stale")
+
+
+def test_revised_changes_an_extraction_reading_nothing_it_did_not_have_to(
+    conversions: list[str],
+) -> None:
+    url = "https://site.test/story"
+    unread = extract(PAGE, url=url)
+    entry = TraceEntry(kind="post", name="x", outcome="removed")
+    revised = unread.revised(html=OTHER_HTML, trace=(*unread.trace, entry))
+    assert conversions == []  # neither Markdown nor metadata computed on the way
+    assert revised.markdown == html_to_markdown(OTHER_HTML)
+    assert revised.text == html_to_text(OTHER_HTML) and revised.trace[-1] == entry
+    assert revised.metadata == extract(PAGE, url=url).metadata
+    assert unread.html != revised.html and unread.markdown == html_to_markdown(unread.html)
+    assert unread.revised(stage="x").text == unread.text  # html kept: so is what derives from it
+    with pytest.raises(TypeError):
+        unread.revised(markdown="stale")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import csv
 import dataclasses
 import io
@@ -29,6 +30,7 @@ from extractor import (
     to_xml,
     to_xml_batch,
 )
+from extractor._types import with_text as known_text
 from tests.conftest import FIXTURES, REPO
 
 URL = "https://pages.example.org/posts/page.html"
@@ -58,7 +60,8 @@ def parsed(xml: str) -> etree._Element:
 
 
 def with_text(result: Extraction, text: str) -> Extraction:
-    return dataclasses.replace(result, text=text)
+    """A copy whose text is ``text``, which its html does not have (text derives from html)."""
+    return known_text(copy.copy(result), text)
 
 
 # --- XML ------------------------------------------------------------------------------------

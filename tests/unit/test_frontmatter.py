@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 import pytest
 import yaml
 
 from extractor import Metadata, extract, front_matter
+from extractor._types import READERMODE_METADATA_FIELDS
 from tests.conftest import FIXTURES
 
 FULL = Metadata(
@@ -29,6 +31,12 @@ FULL = Metadata(
 def read_back(text: str) -> dict[str, object]:
     assert text.startswith("---\n") and text.endswith("\n---\n")
     return yaml.safe_load(text[4 : -len("---\n")])
+
+
+def test_the_field_list_is_our_metadata_s_fields() -> None:
+    # Not Readability.js's (renderer.qa.fidelity.READABILITY_METADATA_FIELDS): ours, all of them.
+    fields = {field.name for field in dataclasses.fields(Metadata)} - {"sources"}
+    assert sorted(READERMODE_METADATA_FIELDS) == sorted(fields)
 
 
 def test_every_known_field_in_order_and_read_back() -> None:

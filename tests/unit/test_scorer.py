@@ -1,4 +1,5 @@
-"""The fallback scorer: DESIGN.md's formula, the root as a candidate, descent, pruning, the cap."""
+"""The fallback scorer: its formula (``extractor/_scorer.py``'s docstring), the root as a
+candidate, descent, pruning, the cap."""
 
 from __future__ import annotations
 

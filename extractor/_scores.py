@@ -1,7 +1,7 @@
 """Scoring extracted text against a reference: word-level and shingle-level precision/recall/F1.
 
-``shingle_score`` is the article-extraction benchmark's method (DESIGN.md): tokens are ``\\w+``
-runs (case kept), texts become multisets of 4-token shingles, each page's true-positive /
+``shingle_score`` is the article-extraction benchmark's method: tokens are ``\\w+`` runs
+(case kept), texts become multisets of 4-token shingles, each page's true-positive /
 false-positive / miss counts are normalised to sum to 1 so long pages weigh no more than short
 ones, the normalised counts are summed over pages, and precision, recall and F1 come from the
 sums. ``word_score`` is the simpler bag-of-words measure used for fixtures and for comparing
