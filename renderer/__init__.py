@@ -3,7 +3,7 @@ capture, Reader View QA and the CLI. It imports the extractor, never the other w
 
 Sub-packages, each importing only those before it (``docs/architecture.md``)::
 
-    extractor  <-  renderer.fetch  <-  renderer.capture  <-  renderer.batch, renderer.qa  <-  renderer.cli
+    extractor  <-  renderer.fetch  <-  renderer.browser  <-  renderer.batch, renderer.qa  <-  renderer.cli
 
 The names below are loaded when first used (PEP 562), so ``import renderer`` and the static
 path do not load Playwright.
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from renderer.batch.runner import BatchOptions, BatchSummary, PageRecord, run_batch
-    from renderer.capture.api import (
+    from renderer.browser.api import (
         AsyncRenderer,
         Renderer,
         capture,
@@ -24,20 +24,20 @@ if TYPE_CHECKING:
         render,
         render_async,
     )
-    from renderer.capture.browser import find_chromium
-    from renderer.capture.options import RenderOptions
+    from renderer.browser.launch import find_chromium
+    from renderer.browser.options import RenderOptions
     from renderer.fetch.http import FetchedPage, fetch_url
     from renderer.fetch.static import static_snapshot
 
 _EXPORTS = {
-    "AsyncRenderer": "renderer.capture.api",
-    "Renderer": "renderer.capture.api",
-    "capture": "renderer.capture.api",
-    "capture_async": "renderer.capture.api",
-    "render": "renderer.capture.api",
-    "render_async": "renderer.capture.api",
-    "find_chromium": "renderer.capture.browser",
-    "RenderOptions": "renderer.capture.options",
+    "AsyncRenderer": "renderer.browser.api",
+    "Renderer": "renderer.browser.api",
+    "capture": "renderer.browser.api",
+    "capture_async": "renderer.browser.api",
+    "render": "renderer.browser.api",
+    "render_async": "renderer.browser.api",
+    "find_chromium": "renderer.browser.launch",
+    "RenderOptions": "renderer.browser.options",
     "BatchOptions": "renderer.batch.runner",
     "BatchSummary": "renderer.batch.runner",
     "PageRecord": "renderer.batch.runner",

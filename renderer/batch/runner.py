@@ -41,11 +41,11 @@ from extractor import (
     remove_sitewide,
     site_key,
 )
-from renderer.capture.options import RenderOptions
+from renderer.browser.options import RenderOptions
 from renderer.fetch.static import is_url, static_snapshot
 
 if TYPE_CHECKING:
-    from renderer.capture.api import AsyncRenderer
+    from renderer.browser.api import AsyncRenderer
 
 DEFAULT_JOBS = 4
 """Pages in flight at once. A page context costs ~0.25 s to open and tens of MiB: four keep two
@@ -288,7 +288,7 @@ class _Capturer:
 
     def _browser(self) -> AsyncRenderer:
         # Imported here: a batch of files or --no-render never loads Playwright.
-        from renderer.capture.api import AsyncRenderer
+        from renderer.browser.api import AsyncRenderer
 
         if self._renderer is None:
             self._renderer = AsyncRenderer(self._options.render_options)

@@ -22,7 +22,7 @@ Entry = PageComparison | PageFailure
 def run_compare(invocation: Invocation) -> int:
     """With several targets a page that cannot be rendered becomes a failed row (its error on
     stderr) and the exit code is the first such error's; the outputs are still written."""
-    from renderer.capture.api import Renderer  # the browser only when this mode runs
+    from renderer.browser.api import Renderer  # the browser only when this mode runs
 
     args = invocation.options
     targets = all_targets(invocation)

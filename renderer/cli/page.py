@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from extractor import Extraction, PageSnapshot, extract, inert_page_html
-from renderer.capture.bundle import extract_from_bundle
+from renderer.browser.bundle import extract_from_bundle
 from renderer.cli.invocation import Invocation, Mode
 from renderer.cli.output import render_output, write_file, write_result
 from renderer.cli.settings import extract_options, render_options
@@ -40,7 +40,7 @@ def should_render(invocation: Invocation) -> bool:
 
 def _render(invocation: Invocation) -> PageSnapshot:
     # Imported here: the static path (files, --no-render) never loads Playwright.
-    from renderer.capture.api import Renderer
+    from renderer.browser.api import Renderer
 
     args = invocation.options
     with Renderer(render_options(args)) as renderer:
@@ -60,7 +60,7 @@ def _fetch(invocation: Invocation) -> PageSnapshot:
 
 
 def _capture_bundle(invocation: Invocation) -> Extraction:
-    from renderer.capture.api import Renderer
+    from renderer.browser.api import Renderer
 
     args = invocation.options
     with Renderer(render_options(args)) as renderer:

@@ -19,7 +19,7 @@ from extractor import (
     Stage,
 )
 from renderer.batch.runner import DEFAULT_DELAY_S, DEFAULT_JOBS, DEFAULT_PER_HOST
-from renderer.capture.options import (
+from renderer.browser.options import (
     DEFAULT_MAX_DOM_BYTES,
     DEFAULT_MAX_ELEMENTS,
     DEFAULT_MAX_REDIRECTS,

@@ -7,7 +7,7 @@ import argparse
 from dataclasses import replace
 
 from extractor import ALL_RULES, ExtractOptions, SitewideOptions
-from renderer.capture.options import RenderOptions
+from renderer.browser.options import RenderOptions
 
 
 def extract_options(args: argparse.Namespace) -> ExtractOptions:

@@ -11,7 +11,7 @@ Three layers, one policy:
   every form the C library accepts, ``localhost`` and ``*.localhost`` names), and every address
   it resolves to vetted. The static path (``fetch.http``) then connects to the vetted address
   itself;
-- ``BrowserGuard`` (``renderer.capture.browser_guard``) applies it inside a Playwright browser
+- ``BrowserGuard`` (``renderer.browser.guard``) applies it inside a Playwright browser
   context. It lives there so that this module, and the static path (``--no-render``) with it,
   never loads Playwright.
 """

@@ -35,10 +35,10 @@ from extractor import (
     sanitize_html,
     word_score,
 )
-from renderer.capture.options import RenderOptions
+from renderer.browser.options import RenderOptions
 
 if TYPE_CHECKING:
-    from renderer.capture.api import AsyncRenderer, Renderer
+    from renderer.browser.api import AsyncRenderer, Renderer
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

@@ -30,8 +30,8 @@ from typing import Any
 from playwright.async_api import Route
 
 from extractor import WordScore, word_score
-from renderer.capture.browser import VIEWPORT, BrowserHandle
-from renderer.capture.readability import (
+from renderer.browser.launch import VIEWPORT, BrowserHandle
+from renderer.browser.readability import (
     readability_expression,
     reader_view_options,
 )

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from extractor import BrowserMissingError
-from renderer.capture.browser import launch_browser
+from renderer.browser.launch import launch_browser
 from renderer.qa.fidelity import (
     ALL_FIELDS,
     PageFidelity,

@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from renderer import Renderer, RenderOptions, find_chromium
-from renderer.capture.browser import launch_flags
+from renderer.browser.launch import launch_flags
 from tests.conftest import FIXTURES
 
 SPA = FIXTURES / "spa"

@@ -1,7 +1,7 @@
 """The charset corpus through the rendered path: pages served on 127.0.0.1 (with and without a
 charset in Content-Type) and files served to Chromium from memory (``--render --url``). Either
 way the document is decoded by our decoder first and handed to Chromium as UTF-8
-(``renderer/capture/page.py``): left to itself, Chromium follows a lying declaration, as the HTML
+(``renderer/browser/page.py``): left to itself, Chromium follows a lying declaration, as the HTML
 standard says it must, and never guesses UTF-8 for an undeclared page.
 
 ``chromium_misreads`` in a case's manifest marks a served variant as a strict xfail; it is

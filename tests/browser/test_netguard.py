@@ -20,8 +20,8 @@ import pytest
 from playwright.async_api import Browser, Route, async_playwright
 
 from extractor import BlockedAddressError
-from renderer.capture.browser import find_chromium, launch_flags
-from renderer.capture.browser_guard import BrowserGuard, install_guard
+from renderer.browser.guard import BrowserGuard, install_guard
+from renderer.browser.launch import find_chromium, launch_flags
 from renderer.fetch.addresses import AddressGuard, is_forbidden_address
 
 pytestmark = pytest.mark.browser

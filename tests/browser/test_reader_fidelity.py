@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from renderer.capture.browser import launch_browser
+from renderer.browser.launch import launch_browser
 from renderer.qa.fidelity import ALL_FIELDS, PageFidelity, check_corpus, corpus_pages, reader_view
 from tests.conftest import SHARED
 

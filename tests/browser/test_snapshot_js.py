@@ -1,4 +1,4 @@
-"""The in-page scripts renderer/capture/js/init.js and renderer/capture/js/snapshot.js, in a real Chromium.
+"""The in-page scripts renderer/browser/js/init.js and renderer/browser/js/snapshot.js, in a real Chromium.
 
 Pages come from memory (tests/browser/pages_snapshot/ plus a few generated ones) through
 page.route on http://readermode.test/; every other request is aborted, so nothing touches the

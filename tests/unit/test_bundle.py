@@ -17,7 +17,7 @@ from extractor import (
     extract,
 )
 from renderer import RenderOptions
-from renderer.capture.bundle import (
+from renderer.browser.bundle import (
     LAYOUT,
     extract_from_bundle,
     extract_options_from_dict,

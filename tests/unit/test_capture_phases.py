@@ -11,11 +11,11 @@ import pytest
 
 from extractor import LimitExceededError
 from renderer import RenderOptions
-from renderer.capture import extras
-from renderer.capture.browser_guard import VERIFY_TIMEOUT_S
-from renderer.capture.page import HARD_STOP_GRACE_S
-from renderer.capture.session import Deadline
-from renderer.capture.snapshot import snapshot_warnings
+from renderer.browser import extras
+from renderer.browser.guard import VERIFY_TIMEOUT_S
+from renderer.browser.page import HARD_STOP_GRACE_S
+from renderer.browser.session import Deadline
+from renderer.browser.snapshot import snapshot_warnings
 
 
 class _NeverAnswers:

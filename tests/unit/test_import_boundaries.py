@@ -1,7 +1,7 @@
 """What really gets imported: the extractor and the static path never load Playwright.
 
 ``lint-imports`` checks the import graph statically, but it cannot tell a function-level import
-from a module-level one, so its contract ignores the few deferred ``renderer.capture.api``
+from a module-level one, so its contract ignores the few deferred ``renderer.browser.api``
 imports. These tests check the modules loaded at run time, each in a fresh interpreter (this
 test process has long since loaded Playwright through other tests).
 """
@@ -31,7 +31,7 @@ import extractor, renderer.fetch
 for package in (extractor, renderer.fetch):
     for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
         importlib.import_module(info.name)
-import renderer.capture.options, renderer.capture.readability, renderer.capture.bundle
+import renderer.browser.options, renderer.browser.readability, renderer.browser.bundle
 """
 
 # `readermode FILE --no-render -f text`, run as the console script would, in this interpreter.
@@ -89,5 +89,5 @@ def test_static_cli_run_loads_no_playwright() -> None:
 
 def test_the_check_sees_playwright_when_it_is_loaded() -> None:
     # Guards the guard: a snippet that does load Playwright must be reported.
-    loaded, _ = playwright_modules_after("import renderer.capture.api")
+    loaded, _ = playwright_modules_after("import renderer.browser.api")
     assert "playwright" in loaded

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from extractor import BlockedAddressError, FetchError, RenderError
-from renderer.capture.browser_guard import BrowserGuard, Refusal
+from renderer.browser.guard import BrowserGuard, Refusal
 from renderer.fetch.addresses import (
     ALLOW_HINT,
     AddressGuard,

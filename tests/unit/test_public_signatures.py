@@ -11,19 +11,16 @@ import pytest
 
 import extractor
 import renderer
-from renderer.capture import api
-from renderer.capture.api import AsyncRenderer, Renderer
+from renderer.browser.api import AsyncRenderer, Renderer
 from renderer.qa.compare import compare_page_sync
 
 PUBLIC: list[Callable[..., object]] = [
     extractor.extract,
     extractor.snapshot_from_bytes,
-    # From their module: once renderer.capture (the sub-package) is imported, renderer.capture
-    # is that module, not the function.
-    api.capture,
-    api.capture_async,
-    api.render,
-    api.render_async,
+    renderer.capture,
+    renderer.capture_async,
+    renderer.render,
+    renderer.render_async,
     renderer.static_snapshot,
     renderer.fetch_url,
     renderer.run_batch,
@@ -55,3 +52,15 @@ def test_sync_renderer_takes_the_same_keywords_as_the_async_one() -> None:
         core = inspect.signature(getattr(AsyncRenderer, name)).parameters
         assert list(sync) == list(core), name
         assert [p.default for p in sync.values()] == [p.default for p in core.values()], name
+
+
+def test_the_public_names_are_the_functions_whatever_was_imported_before() -> None:
+    """A sub-package named like a public function (``renderer.capture`` once was) replaces the
+    function with the module as soon as anything inside it is imported."""
+    import renderer.browser.api
+    import renderer.browser.page  # noqa: F401 - imported for its side effect on renderer
+
+    for name in renderer.__all__:
+        value = getattr(renderer, name)
+        assert not inspect.ismodule(value), f"renderer.{name} is a module"
+    assert renderer.capture is renderer.browser.api.capture

@@ -17,8 +17,8 @@ from tests.conftest import REPO
 FAKE = "/* fake Readability.js planted outside the installation */"
 PROBE = (
     "import json\n"
-    "from renderer.capture.bundle import readability_js_version\n"
-    "from renderer.capture.readability import ReadabilityUnavailable, readability_expression\n"
+    "from renderer.browser.bundle import readability_js_version\n"
+    "from renderer.browser.readability import ReadabilityUnavailable, readability_expression\n"
     "try:\n"
     "    expression = readability_expression()\n"
     "except ReadabilityUnavailable as exc:\n"
@@ -83,7 +83,7 @@ def test_the_env_var_names_the_node_modules_to_use(installed: Path) -> None:
 def test_source_install_uses_the_repository_node_modules(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from renderer.capture.readability import readability_package_dir
+    from renderer.browser.readability import readability_package_dir
 
     plant_fake(tmp_path)
     monkeypatch.chdir(tmp_path)

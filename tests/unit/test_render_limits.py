@@ -8,8 +8,8 @@ import pytest
 
 from extractor import DEFAULT_MAX_BYTES, InputTooLargeError
 from renderer import RenderOptions
-from renderer.capture.api import _page_request
-from renderer.capture.defences import origin
+from renderer.browser.api import _page_request
+from renderer.browser.defences import origin
 
 
 def test_limits_are_named_options_with_defaults() -> None:

@@ -25,8 +25,8 @@ from extractor import (
     ReadermodeError,
     decode_html,
 )
-from renderer.capture.options import RenderOptions
-from renderer.capture.session import Deadline, PageRequest, PageSession
+from renderer.browser.options import RenderOptions
+from renderer.browser.session import Deadline, PageRequest, PageSession
 
 
 @dataclass

@@ -18,14 +18,14 @@ from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
 from extractor import HIDDEN_MARK, ReadabilityResult
-from renderer.capture.readability import (
+from renderer.browser.readability import (
     ReadabilityUnavailable,
     parse_run,
     readability_expression,
     reader_view_options,
     run_options,
 )
-from renderer.capture.session import Deadline, PageSession
+from renderer.browser.session import Deadline, PageSession
 
 EXTRA_MIN_S = 1.0
 """Even a capture that spent its grace gets this long for an extra it asked for."""

@@ -26,26 +26,26 @@ from extractor import (
     ReadabilityResult,
     ReadermodeError,
 )
-from renderer.capture.browser import BrowserHandle
-from renderer.capture.browser_guard import VERIFY_TIMEOUT_S, BrowserGuard, install_guard
-from renderer.capture.defences import PageDefences
-from renderer.capture.extras import (
+from renderer.browser.defences import PageDefences
+from renderer.browser.extras import (
     EXTRA_MIN_S,
     run_readability,
     run_reader_view,
     save_mhtml,
     save_screenshot,
 )
-from renderer.capture.loading import (
+from renderer.browser.guard import VERIFY_TIMEOUT_S, BrowserGuard, install_guard
+from renderer.browser.launch import BrowserHandle
+from renderer.browser.loading import (
     ServedDocument,
     navigate,
     route_documents_through_decoder,
     route_from_memory,
 )
-from renderer.capture.options import RenderOptions
-from renderer.capture.session import EXTRAS_GRACE_S, Deadline, PageRequest, PageSession, script
-from renderer.capture.settle import settle, until_stable
-from renderer.capture.snapshot import snapshot_warnings
+from renderer.browser.options import RenderOptions
+from renderer.browser.session import EXTRAS_GRACE_S, Deadline, PageRequest, PageSession, script
+from renderer.browser.settle import settle, until_stable
+from renderer.browser.snapshot import snapshot_warnings
 
 EXTRAS = 3
 """Reader View, screenshot, MHTML: each may take ``EXTRA_MIN_S`` even once the grace is spent."""

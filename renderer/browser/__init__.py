@@ -2,5 +2,5 @@
 scripts and Readability.js, the defences against hostile pages, bundles, and the public
 ``Renderer``/``AsyncRenderer``. Imports ``renderer.fetch`` and the extractor, never the reverse.
 
-This ``__init__`` imports nothing, so ``renderer.capture.options`` can be read (by the CLI's
+This ``__init__`` imports nothing, so ``renderer.browser.options`` can be read (by the CLI's
 parser) without loading Playwright."""

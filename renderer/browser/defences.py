@@ -30,7 +30,7 @@ from playwright.async_api import BrowserContext, Dialog, Frame, Page, Request, R
 from playwright.async_api import Error as PlaywrightError
 
 from extractor import InputTooLargeError, LimitExceededError, NavigationError, ReadermodeError
-from renderer.capture.options import RenderOptions
+from renderer.browser.options import RenderOptions
 
 T = TypeVar("T")
 

@@ -17,11 +17,11 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from extractor import Extraction, ExtractOptions, PageSnapshot, extract
-from renderer.capture.browser import BrowserHandle, launch_browser
-from renderer.capture.bundle import LAYOUT, write_bundle
-from renderer.capture.options import RenderOptions
-from renderer.capture.page import render_page
-from renderer.capture.session import PageRequest
+from renderer.browser.bundle import LAYOUT, write_bundle
+from renderer.browser.launch import BrowserHandle, launch_browser
+from renderer.browser.options import RenderOptions
+from renderer.browser.page import render_page
+from renderer.browser.session import PageRequest
 from renderer.fetch.static import is_url, read_target_bytes
 
 T = TypeVar("T")

@@ -29,8 +29,8 @@ from extractor import (
     extract,
     sanitize_document,
 )
-from renderer.capture.options import RenderOptions
-from renderer.capture.readability import readability_package_dir
+from renderer.browser.options import RenderOptions
+from renderer.browser.readability import readability_package_dir
 
 BUNDLE_FORMAT = 1
 """Bumped when a bundle's layout changes; ``read_bundle`` refuses formats it does not know."""

@@ -18,8 +18,8 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request
 
-from renderer.capture.defences import PageDefences
-from renderer.capture.options import DOM_QUIET_MS, MAX_REVEAL, NETWORK_QUIET_MS
+from renderer.browser.defences import PageDefences
+from renderer.browser.options import DOM_QUIET_MS, MAX_REVEAL, NETWORK_QUIET_MS
 
 JS = Path(__file__).with_name("js")
 POLL_S = 0.05

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from extractor import HIDDEN_MARK, LimitExceededError
-from renderer.capture.options import RenderOptions
-from renderer.capture.session import PageSession, script
+from renderer.browser.options import RenderOptions
+from renderer.browser.session import PageSession, script
 
 MAX_SNAPSHOT_DEPTH = 500
 """Elements nested deeper are left out of the snapshot (their content is kept). The

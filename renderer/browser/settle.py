@@ -22,14 +22,14 @@ from extractor import (
     ReadermodeError,
     extract,
 )
-from renderer.capture.options import (
+from renderer.browser.options import (
     IMAGE_WAIT_S,
     SCROLL_PAUSE_MS,
     STABILITY_INTERVAL_S,
     RenderOptions,
 )
-from renderer.capture.session import POLL_S, PageSession
-from renderer.capture.snapshot import take_snapshot
+from renderer.browser.session import POLL_S, PageSession
+from renderer.browser.snapshot import take_snapshot
 
 READABILITY_RESERVE_S = 1.5
 """The stability checks stop while this much is left for the Readability.js run."""

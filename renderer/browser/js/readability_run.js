@@ -1,4 +1,4 @@
-// Runs Mozilla's Readability.js inside the page. Composed by renderer/capture/readability.py as
+// Runs Mozilla's Readability.js inside the page. Composed by renderer/browser/readability.py as
 //   (options) => { <Readability.js> <Readability-readerable.js> return (<this>)(options, Readability, isProbablyReaderable); }
 // so it needs no <script> tag and works under any Content-Security-Policy.
 //
