@@ -64,7 +64,10 @@ def batch_options(args: argparse.Namespace) -> BatchOptions:
     bundle_folder: Callable[[str], Path] | None = None
     if args.bundle:
         bundles = Path(args.bundle)
-        bundle_folder = lambda target: bundles / page_file_name(target, "")  # noqa: E731
+
+        def bundle_folder(target: str) -> Path:  # one subfolder per rendered page
+            return bundles / page_file_name(target, "")
+
     return BatchOptions(
         jobs=args.jobs,
         per_host=args.per_host,
