@@ -14,7 +14,6 @@ import subprocess
 import sys
 import termios
 import threading
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +22,7 @@ import pytest
 
 from extractor import HTTPStatusError
 from renderer import Renderer
-from tests.browser.conftest import chromium_tagged
+from tests.browser.conftest import chromium_tagged, wait_until_gone
 from tests.browser.held import HeldResponse
 from tests.conftest import FIXTURES
 
@@ -226,14 +225,3 @@ def test_ctrl_c_writes_what_was_captured_and_closes_the_browser(
 def site_server_of(site_servers: dict[str, str], site: str) -> SiteServer:
     """The server object behind a site's base URL (kept by the module fixture)."""
     return SERVERS[site_servers[site]]
-
-
-def wait_until_gone(probe, timeout: float = 60.0) -> bool:  # type: ignore[no-untyped-def]
-    """True once ``probe()`` is empty. Chromium takes a moment to exit after its driver; the
-    timeout is a safety backstop for a loaded machine, not a measure."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if not probe():
-            return True
-        time.sleep(0.2)
-    return not probe()

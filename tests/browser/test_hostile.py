@@ -31,9 +31,8 @@ from extractor import (
     extract,
 )
 from renderer import Renderer, RenderOptions
-from tests.browser.conftest import chromium_tagged
+from tests.browser.conftest import chromium_tagged, wait_until_gone
 from tests.browser.hostile_server import HostileServer
-from tests.browser.test_lifecycle import wait_until_gone
 
 pytestmark = pytest.mark.browser
 
