@@ -23,8 +23,8 @@ import pytest
 from extractor import HTTPStatusError
 from renderer import Renderer
 from tests.browser.conftest import chromium_tagged, wait_until_gone
-from tests.browser.held import HeldResponse
 from tests.conftest import FIXTURES
+from tests.held import HeldResponse
 
 pytestmark = pytest.mark.browser
 

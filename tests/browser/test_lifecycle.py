@@ -17,7 +17,7 @@ import pytest
 from extractor import BudgetExceededError, FetchError, HTTPStatusError
 from renderer import Renderer, RenderOptions
 from tests.browser.conftest import chromium_tagged, tagged_roots, wait_until_gone
-from tests.browser.held import HeldResponse
+from tests.held import HeldResponse
 
 pytestmark = pytest.mark.browser
 
