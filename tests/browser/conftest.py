@@ -76,8 +76,9 @@ def spa_server() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def renderer() -> Iterator[Renderer]:
-    """One Chromium for every capture test (a fresh context per page)."""
-    with Renderer(RenderOptions(block_private=False, budget=20.0)) as shared:
+    """One Chromium for every capture test (a fresh context per page). The budget is a backstop:
+    pages end when they settle, and a loaded machine must not make a result partial."""
+    with Renderer(RenderOptions(block_private=False, budget=60.0)) as shared:
         yield shared
 
 
