@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -26,8 +27,12 @@ def run_cli(capsys: pytest.CaptureFixture[str]) -> RunCli:
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         capsys.readouterr()  # whatever the test printed before is not the command's
+        # On a thread of its own: pytest-playwright's sync fixtures may leave an event loop
+        # running on this thread (another module of the same xdist worker), and the batch
+        # runner's asyncio.run refuses to start inside one.
         try:
-            code = main(list(args))
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                code = pool.submit(main, list(args)).result()
         except SystemExit as exc:  # argparse's usage errors: exit code 2
             code = exc.code if isinstance(exc.code, int) else 1
         out, err = capsys.readouterr()
