@@ -149,7 +149,7 @@ def test_frozen_main_thread_cannot_hold_the_capture(server: str, renderer: Rende
 def test_cli_renders_urls_by_default_and_leaves_no_browser(server: str) -> None:
     tag = uuid.uuid4().hex
     result = subprocess.run(
-        [sys.executable, "-m", "renderer.cli", f"{server}/story", "-f", "json"],
+        [sys.executable, "-m", "renderer.cli", f"{server}/story", "-f", "json", "--timeout", "60"],
         env={**os.environ, "READERMODE_TEST_TAG": tag},
         capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
     )  # fmt: skip
