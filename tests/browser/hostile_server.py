@@ -12,6 +12,7 @@ Routes::
     /big?kb=N               an article followed by N KB of paragraphs (with Content-Length)
     /nested?depth=N         an article, then N nested <div>s in the markup
     /slow-headers?s=N       answers after N seconds (30 by default)
+    /held                   answers (the story) only once the test releases ``server.held``
     /redirect?n=N           N HTTP redirects, then the story
     /redirect-loop          redirects to itself
     /status/<code>          that status with an HTML body
@@ -30,6 +31,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from tests.conftest import FIXTURES
+from tests.held import HeldResponse
 
 HOSTILE = FIXTURES / "hostile"
 CHUNK = 64 * 1024
@@ -75,6 +77,7 @@ class HostileHandler(http.server.BaseHTTPRequestHandler):
             "/big": self._big,
             "/nested": self._nested,
             "/slow-headers": self._slow_headers,
+            "/held": self._held,
             "/redirect": self._redirect,
             "/redirect-loop": lambda *_: self._redirect_to("/redirect-loop"),
             "/file.pdf": lambda *_: self._send(200, PDF_STUB, "application/pdf"),
@@ -158,6 +161,12 @@ class HostileHandler(http.server.BaseHTTPRequestHandler):
             return  # the session is ending: answer nothing
         self._html(story_html("Slow crane page"))
 
+    def _held(self, path: str, query: dict[str, str]) -> None:
+        """No clock: the test decides when (or whether, before close) this answers."""
+        if not self.server.held.hold() or self.server.stop.is_set():
+            return  # the session is ending: answer nothing
+        self._html(story_html("Held crane page"))
+
     def _redirect(self, path: str, query: dict[str, str]) -> None:
         left = int(query.get("n", "1"))
         self._redirect_to(f"/redirect?n={left - 1}" if left > 1 else "/story.html")
@@ -186,6 +195,7 @@ class HostileServer(http.server.ThreadingHTTPServer):
     def __init__(self) -> None:
         super().__init__(("127.0.0.1", 0), HostileHandler)
         self.stop = threading.Event()
+        self.held = HeldResponse()
         self._thread = threading.Thread(target=self.serve_forever, daemon=True)
         self._thread.start()
 
@@ -196,5 +206,6 @@ class HostileServer(http.server.ThreadingHTTPServer):
 
     def close(self) -> None:
         self.stop.set()
+        self.held.release()
         self.shutdown()
         self.server_close()

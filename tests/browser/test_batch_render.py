@@ -14,7 +14,6 @@ import subprocess
 import sys
 import termios
 import threading
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,8 +22,9 @@ import pytest
 
 from extractor import HTTPStatusError
 from renderer import Renderer
-from tests.browser.conftest import chromium_tagged
+from tests.browser.conftest import chromium_tagged, wait_until_gone
 from tests.conftest import FIXTURES
+from tests.held import HeldResponse
 
 pytestmark = pytest.mark.browser
 
@@ -44,9 +44,23 @@ OWN = {
 }
 
 
+class SiteServer(http.server.ThreadingHTTPServer):
+    """A fixture site's server; ``held`` is the HeldResponse behind /slow.html."""
+
+    daemon_threads = True
+    held: HeldResponse
+
+
+SERVERS: dict[str, SiteServer] = {}
+"""The module's servers by base URL, so a test can hand a server a fresh HeldResponse."""
+
+
 def make_handler(folder: Path) -> type[http.server.SimpleHTTPRequestHandler]:
     class Handler(http.server.SimpleHTTPRequestHandler):
-        """One fixture site; /slow.html answers after 30 s (a page to interrupt)."""
+        """One fixture site; /slow.html answers only once the test releases it (a page to
+        interrupt: no clock decides whether it is still loading when the interrupt comes)."""
+
+        server: SiteServer
 
         def __init__(self, *args: object, **kwargs: object) -> None:
             super().__init__(*args, directory=str(folder), **kwargs)  # type: ignore[arg-type]
@@ -56,7 +70,8 @@ def make_handler(folder: Path) -> type[http.server.SimpleHTTPRequestHandler]:
 
         def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
             if self.path == "/slow.html":
-                time.sleep(30)
+                if not self.server.held.hold():
+                    return  # the safety backstop ran out: answer nothing
                 self.path = "/page-1.html"
             super().do_GET()
 
@@ -68,12 +83,15 @@ def site_servers() -> Iterator[dict[str, str]]:
     """Base URL per fixture site: each site on a server of its own (its own host:port)."""
     servers = {}
     for site in TEMPLATE:
-        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), make_handler(SITES / site))
-        httpd.daemon_threads = True
+        httpd = SiteServer(("127.0.0.1", 0), make_handler(SITES / site))
+        httpd.held = HeldResponse()
         threading.Thread(target=httpd.serve_forever, daemon=True).start()
         servers[site] = httpd
-    yield {site: f"http://127.0.0.1:{httpd.server_address[1]}" for site, httpd in servers.items()}
+    bases = {site: f"http://127.0.0.1:{httpd.server_address[1]}" for site, httpd in servers.items()}
+    SERVERS.update({bases[site]: httpd for site, httpd in servers.items()})
+    yield bases
     for httpd in servers.values():
+        httpd.held.release()
         httpd.shutdown()
         httpd.server_close()
 
@@ -134,7 +152,7 @@ def test_rendered_batch_with_progress_bar(site_servers: dict[str, str], tmp_path
     listing.write_text("\n".join([*urls[:7], gone, *urls[7:]]) + "\n", encoding="utf-8")
     tag = uuid.uuid4().hex
     code, stdout, stderr = run_with_terminal_stderr(
-        ["-i", str(listing), "--jobs", "2", "--delay", "0", "--timeout", "8"],
+        ["-i", str(listing), "--jobs", "2", "--delay", "0", "--timeout", "60"],  # backstop
         env={**os.environ, "READERMODE_TEST_TAG": tag},
     )
     assert code == HTTPStatusError.exit_code, stderr
@@ -163,12 +181,17 @@ def test_rendered_batch_with_progress_bar(site_servers: dict[str, str], tmp_path
 def test_ctrl_c_writes_what_was_captured_and_closes_the_browser(
     site_servers: dict[str, str],
 ) -> None:
+    """Three quick pages and one held page: Ctrl-C once the quick ones are written and the held
+    one was requested. The held page cannot finish and its budget (600 s) cannot run out first,
+    so exit 130 does not depend on how fast the machine is."""
     base = site_servers["kelvik-courier"]
+    held = HeldResponse()
+    site_server_of(site_servers, "kelvik-courier").held = held
     targets = [f"{base}/page-{n}.html" for n in (1, 2, 3)] + [f"{base}/slow.html"]
     tag = uuid.uuid4().hex
     process = subprocess.Popen(
         [sys.executable, "-m", "renderer.cli", *targets, "--no-sitewide", "--jobs", "2"]
-        + ["--delay", "0", "--timeout", "25"],
+        + ["--delay", "0", "--timeout", "600"],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -176,24 +199,29 @@ def test_ctrl_c_writes_what_was_captured_and_closes_the_browser(
         text=True,
     )
     lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(
-        target=lambda: [lines.put(line) for line in process.stdout],
-        daemon=True,  # type: ignore[union-attr]
-    ).start()
-    written = [lines.get(timeout=90) for _ in range(3)]  # the three quick pages, as they finish
-    assert chromium_tagged(tag), "the tag finds the batch's Chromium (so the check below can fail)"
-    process.send_signal(signal.SIGINT)
-    assert process.wait(timeout=30) == 130
+    reader = threading.Thread(
+        target=lambda: [lines.put(line) for line in process.stdout],  # type: ignore[union-attr]
+        daemon=True,
+    )
+    reader.start()
+    try:
+        written = [lines.get(timeout=180) for _ in range(3)]  # the three quick pages
+        assert held.wait_arrived(), "the batch never asked for the held page"
+        assert chromium_tagged(tag), "the tag finds the batch's Chromium (so the check can fail)"
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=120) == 130
+    finally:
+        held.release()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
     assert "interrupted" in process.stderr.read()  # type: ignore[union-attr]
     assert sorted(json.loads(line)["target"] for line in written) == targets[:3]
+    reader.join(timeout=60)  # stdout is closed: the reader has seen every line there was
     assert lines.empty()
     assert wait_until_gone(lambda: chromium_tagged(tag)), "Ctrl-C left a Chromium running"
 
 
-def wait_until_gone(probe, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if not probe():
-            return True
-        time.sleep(0.2)
-    return not probe()
+def site_server_of(site_servers: dict[str, str], site: str) -> SiteServer:
+    """The server object behind a site's base URL (kept by the module fixture)."""
+    return SERVERS[site_servers[site]]

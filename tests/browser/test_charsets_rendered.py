@@ -30,8 +30,10 @@ from tests.unit.test_charsets import (
 
 pytestmark = pytest.mark.browser
 
-BUDGET = RenderOptions(block_private=False, budget=8.0)
-OFFLINE = RenderOptions(block_private=False, budget=8.0, offline=True)
+# Budgets are backstops: these pages end when they settle, and a loaded machine must not turn a
+# result into a partial one.
+BUDGET = RenderOptions(block_private=False, budget=30.0)
+OFFLINE = RenderOptions(block_private=False, budget=30.0, offline=True)
 
 
 @pytest.fixture(scope="module")
@@ -108,7 +110,7 @@ def test_cli_render_url(name: str, charset_server: str) -> None:
             "--url",
             f"{charset_server}{case.name}/saved.html",
             "--timeout",
-            "8",
+            "30",
             "-f",
             "json",
         ],

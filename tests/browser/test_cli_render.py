@@ -16,7 +16,7 @@ from tests.browser.conftest import SPA
 
 pytestmark = pytest.mark.browser
 
-OFFLINE = RenderOptions(block_private=False, offline=True, budget=15.0)
+OFFLINE = RenderOptions(block_private=False, offline=True, budget=30.0)  # a backstop
 
 
 def readermode(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:

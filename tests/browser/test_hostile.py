@@ -3,6 +3,11 @@
 Whatever a page does, a capture returns within its budget with a result (saying when it is
 partial) or one ReadermodeError, and the same browser still renders the next page. Every page
 is served on 127.0.0.1.
+
+No assertion here measures time: how long a capture takes past its budget measures the machine
+as much as the renderer. That the budget ended a capture shows in its outcome instead
+(``settled_by == "budget"``, BudgetExceededError while the server still holds its answer);
+HANG_S only keeps a broken capture from passing after minutes.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -31,16 +37,26 @@ from extractor import (
     extract,
 )
 from renderer import Renderer, RenderOptions
-from tests.browser.conftest import chromium_tagged
+from tests.browser.conftest import chromium_tagged, wait_until_gone
 from tests.browser.hostile_server import HostileServer
-from tests.browser.test_lifecycle import wait_until_gone
+from tests.held import HeldResponse
 
 pytestmark = pytest.mark.browser
 
-BUDGET = 8.0
-OVERRUN_S = 3.0
-"""What a capture may take past its budget: closing the context (up to 1 s) and the thread
-hand-offs, on a shared 2-core machine."""
+BUDGET = 30.0
+"""The renderer's budget for pages that must finish: a backstop. They end when they settle (a
+few seconds), and a loaded machine must not turn a result into a partial one or an error."""
+SPENT_BUDGET = 8.0
+"""The budget of pages made to spend all of it (they never settle): long enough for the
+article to load first on a loaded machine, short enough not to slow the suite."""
+SETTLE_BY_BUDGET = {"/polling.html"}
+"""Pages whose settling waits take a share of the budget (the network never goes quiet): they
+get SPENT_BUDGET, as a larger budget only makes them wait longer."""
+BLOCKED_BUDGET = 4.0
+"""The budget of pages that can never finish (a main thread that never yields, an answer the
+server holds): any outcome is the budget's, so it can be short."""
+HANG_S = 120.0
+"""A capture that takes this long is hung, not slow: a backstop, never what a pass depends on."""
 ARTICLE = "harbour committee met on Tuesday evening"
 READERMODE = Path(sys.executable).with_name("readermode")
 
@@ -116,9 +132,11 @@ def assert_next_page_works(renderer: Renderer, hostile: HostileServer) -> None:
 def test_hostile_page_gives_a_result_within_the_budget(
     tagged: Renderer, hostile: HostileServer, path: str, title: str, warning: str | None
 ) -> None:
-    snapshot, seconds = timed(tagged, hostile.base + path)
+    budget = SPENT_BUDGET if path in SETTLE_BY_BUDGET else BUDGET
+    options = RenderOptions(block_private=False, budget=budget)
+    snapshot, seconds = timed(tagged, hostile.base + path, options=options)
     assert isinstance(snapshot, PageSnapshot), snapshot
-    assert seconds < BUDGET + OVERRUN_S
+    assert seconds < HANG_S  # backstop only
     extraction = extract(snapshot)
     assert title in (extraction.metadata.title or "") and ARTICLE in extraction.text
     if warning is None:
@@ -147,9 +165,10 @@ def test_script_built_nesting_is_flattened_not_lost(
 
 
 def test_page_that_never_stops_growing_is_partial(tagged: Renderer, hostile: HostileServer) -> None:
-    snapshot, seconds = timed(tagged, f"{hostile.base}/growing.html")
+    spent = RenderOptions(block_private=False, budget=SPENT_BUDGET)
+    snapshot, seconds = timed(tagged, f"{hostile.base}/growing.html", options=spent)
     assert isinstance(snapshot, PageSnapshot), snapshot
-    assert seconds < BUDGET + OVERRUN_S
+    assert seconds < HANG_S  # backstop only
     assert snapshot.settled_by == "budget" and ARTICLE in snapshot.html
     assert any(note.startswith("partial:") for note in snapshot.warnings)
 
@@ -160,7 +179,7 @@ def test_leaving_for_another_origin_keeps_what_was_captured(
     url = f"{hostile.base}/leaves.html?to={other_origin.base}/elsewhere.html"
     snapshot, seconds = timed(tagged, url)
     assert isinstance(snapshot, PageSnapshot), snapshot
-    assert seconds < BUDGET + OVERRUN_S
+    assert seconds < HANG_S  # backstop only
     extraction = extract(snapshot)
     assert extraction.metadata.title == "Crane page that leaves for elsewhere"
     assert "Somewhere else entirely" not in extraction.text
@@ -192,18 +211,22 @@ def test_same_origin_navigation_is_followed(tagged: Renderer, hostile: HostileSe
         ("/data.json", NotHTMLError, "application/json"),
         ("/attachment", NotHTMLError, "download"),
         ("/empty", EmptyInputError, "empty"),
-        ("/slow-headers?s=30", BudgetExceededError, "budget"),
+        ("/held", BudgetExceededError, "budget"),  # the server answers after the test
         ("/deep-script.html?depth=5000", NavigationError, "crashed"),
     ],
 )
 def test_hostile_page_ends_in_one_error(
     tagged: Renderer, hostile: HostileServer, path: str, error: type, fragment: str
 ) -> None:
-    outcome, seconds = timed(tagged, hostile.base + path)
+    # /held never answers while the test runs: a short budget is as good as a long one.
+    budget = BLOCKED_BUDGET if path == "/held" else BUDGET
+    outcome, seconds = timed(
+        tagged, hostile.base + path, options=RenderOptions(block_private=False, budget=budget)
+    )
     assert isinstance(outcome, error), outcome
     assert fragment in str(outcome) and "\n" not in str(outcome)
-    assert seconds < BUDGET + OVERRUN_S
-    if path.startswith(("/huge", "/deep-script", "/slow")):
+    assert seconds < HANG_S  # backstop only
+    if path.startswith(("/huge", "/deep-script", "/held")):
         assert_next_page_works(tagged, hostile)
 
 
@@ -212,8 +235,9 @@ def test_blocked_main_thread_cannot_hold_the_capture(
     tagged: Renderer, hostile: HostileServer, path: str
 ) -> None:
     """page.evaluate cannot return from these: a partial result or BudgetExceededError, in time."""
-    outcome, seconds = timed(tagged, hostile.base + path)
-    assert seconds < BUDGET + OVERRUN_S
+    blocked = RenderOptions(block_private=False, budget=BLOCKED_BUDGET)
+    outcome, seconds = timed(tagged, hostile.base + path, options=blocked)
+    assert seconds < HANG_S  # backstop only
     if isinstance(outcome, PageSnapshot):
         assert outcome.settled_by == "budget" and outcome.warnings
     else:
@@ -226,7 +250,8 @@ def test_stalled_parser_is_read_from_the_served_document(
 ) -> None:
     """A script that never arrives stops the parser half way: the DOM holds the first paragraph
     only, so the extractor reads the document as served instead, and says so."""
-    snapshot = tagged.render(hostile.base + "/stalled-parser.html")
+    spent = RenderOptions(block_private=False, budget=SPENT_BUDGET)  # it waits for most of it
+    snapshot = tagged.render(hostile.base + "/stalled-parser.html", options=spent)
     assert any("no DOMContentLoaded" in warning for warning in snapshot.warnings)
     assert "The last paragraph says" not in snapshot.html
     assert snapshot.source_html and "The last paragraph says" in snapshot.source_html
@@ -312,17 +337,29 @@ def test_max_redirects_page_navigations(tagged: Renderer, hostile: HostileServer
 
 
 def test_budget(tagged: Renderer, hostile: HostileServer) -> None:
-    started = time.monotonic()
-    with pytest.raises(BudgetExceededError, match="5 s budget"):
-        tagged.render(
-            f"{hostile.base}/slow-headers?s=7",
-            options=RenderOptions(block_private=False, budget=5.0),
+    """A held answer: the 5 s budget ends the capture while the server still holds it. Then
+    a held answer released once it was asked for is read (60 s budget: a backstop)."""
+    kept = hostile.held  # /held of the other tests: held until the server closes
+    hostile.held = held = HeldResponse()
+    try:
+        with pytest.raises(BudgetExceededError, match="5 s budget"):
+            tagged.render(
+                f"{hostile.base}/held", options=RenderOptions(block_private=False, budget=5.0)
+            )
+        assert held.arrived.is_set(), "the request reached the server: its answer was cut"
+    finally:
+        held.release()
+    hostile.held = late = HeldResponse()
+    releaser = threading.Thread(target=lambda: late.wait_arrived() and late.release(), daemon=True)
+    releaser.start()
+    try:
+        snapshot = tagged.render(
+            f"{hostile.base}/held", options=RenderOptions(block_private=False, budget=60.0)
         )
-    assert time.monotonic() - started < 5.0 + OVERRUN_S
-    snapshot = tagged.render(
-        f"{hostile.base}/slow-headers?s=1", options=RenderOptions(block_private=False, budget=8.0)
-    )
-    assert ARTICLE in snapshot.html
+    finally:
+        late.release()
+        hostile.held = kept
+    assert late.arrived.is_set() and ARTICLE in snapshot.html
 
 
 # ---- the command line --------------------------------------------------------------------------
@@ -342,7 +379,7 @@ def test_cli_one_line_error_and_exit_code(
 ) -> None:
     tag = uuid.uuid4().hex
     result = subprocess.run(
-        [str(READERMODE), hostile.base + path, "--timeout", "6"],
+        [str(READERMODE), hostile.base + path, "--timeout", "30"],  # a backstop
         env={**os.environ, "READERMODE_TEST_TAG": tag},
         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
     )  # fmt: skip

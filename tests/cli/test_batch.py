@@ -1,5 +1,7 @@
-"""``readermode`` batches without a browser: files and loopback URLs with --no-render, run as a
-user runs them (a process, its stdout, stderr and exit code). Nothing leaves the machine."""
+"""``readermode`` batches without a browser: files and loopback URLs with --no-render, through
+``renderer.cli.main`` in this process (its stdout, stderr and exit code; the ``run_cli`` fixture
+of tests/cli/conftest.py). A batch as a real process, with a terminal and Ctrl-C, is
+tests/browser/test_batch_render.py's. Nothing leaves the machine."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import pytest
 
 from extractor import EmptyInputError, HTTPStatusError, InputNotFoundError
 from renderer.cli import main
-from tests.cli.test_cli import readermode
+from tests.cli.conftest import RunCli
 from tests.conftest import FIXTURES
 
 SITES = FIXTURES / "sites"
@@ -75,7 +77,7 @@ def jsonl(text: str) -> list[dict]:
     return [json.loads(line) for line in lines]
 
 
-def test_file_batch_with_failures_in_the_middle(tmp_path: Path) -> None:
+def test_file_batch_with_failures_in_the_middle(tmp_path: Path, run_cli: RunCli) -> None:
     empty = tmp_path / "empty.html"
     empty.write_bytes(b"")
     listing = tmp_path / "urls.txt"
@@ -87,7 +89,7 @@ def test_file_batch_with_failures_in_the_middle(tmp_path: Path) -> None:
         + "\n",
         encoding="utf-8",
     )
-    result = readermode("-i", str(listing), "--jobs", "3")
+    result = run_cli("-i", str(listing), "--jobs", "3")
     records = jsonl(result.stdout)
     assert len(records) == 12
     # The first failure in input order decides the exit code.
@@ -117,8 +119,8 @@ def test_file_batch_with_failures_in_the_middle(tmp_path: Path) -> None:
     assert OWN[COURIER[0].name] in texts[COURIER[0].name]
 
 
-def test_no_sitewide_keeps_the_template() -> None:
-    result = readermode(*map(str, PLOT), "--no-sitewide")
+def test_no_sitewide_keeps_the_template(run_cli: RunCli) -> None:
+    result = run_cli(*map(str, PLOT), "--no-sitewide")
     assert result.returncode == 0, result.stderr
     records = jsonl(result.stdout)
     assert len(records) == 5
@@ -126,18 +128,20 @@ def test_no_sitewide_keeps_the_template() -> None:
         assert "Get the diary by post" in record["text"] and "About the writer" in record["text"]
         assert all(entry["name"] != "sitewide" for entry in record["trace"])
     # --sitewide-min-share 0 is the same switch.
-    same = jsonl(readermode(*map(str, PLOT), "--sitewide-min-share", "0").stdout)
+    same = jsonl(run_cli(*map(str, PLOT), "--sitewide-min-share", "0").stdout)
     assert sorted(r["text"] for r in same) == sorted(r["text"] for r in records)
 
 
-def test_url_batch_to_a_folder_with_resume(sites_server: str, tmp_path: Path) -> None:
+def test_url_batch_to_a_folder_with_resume(
+    sites_server: str, tmp_path: Path, run_cli: RunCli
+) -> None:
     urls = [f"{sites_server}/kelvik-courier/{path.name}" for path in COURIER]
     urls[2] = urls[2].replace("/kelvik-courier/", "/flaky/kelvik-courier/")
     urls.append(f"{sites_server}/kelvik-courier/gone.html")  # 404 every time
     folder = tmp_path / "out"
     args = ["--no-render", *urls, "-o", str(folder), "-f", "markdown", "--delay", "0"]
 
-    first = readermode(*args)
+    first = run_cli(*args)
     assert first.returncode == HTTPStatusError.exit_code, first.stderr
     assert first.stdout == ""
     index = jsonl((folder / "index.jsonl").read_text(encoding="utf-8"))
@@ -151,7 +155,7 @@ def test_url_batch_to_a_folder_with_resume(sites_server: str, tmp_path: Path) ->
     assert len(list(folder.glob("*.md"))) == 4
 
     hits_before = SiteHandler.hits.copy()
-    second = readermode(*args, "--resume")
+    second = run_cli(*args, "--resume")
     assert second.returncode == HTTPStatusError.exit_code  # gone.html is still gone
     refetched = SiteHandler.hits - hits_before
     assert set(refetched) == {
@@ -164,15 +168,15 @@ def test_url_batch_to_a_folder_with_resume(sites_server: str, tmp_path: Path) ->
     assert len(list(folder.glob("*.md"))) == 5
 
 
-def test_jsonl_file_output_and_resume(tmp_path: Path) -> None:
+def test_jsonl_file_output_and_resume(tmp_path: Path, run_cli: RunCli) -> None:
     output = tmp_path / "pages.jsonl"
     late = tmp_path / "late.html"
     targets = [*map(str, COURIER[:2]), str(late)]
-    first = readermode(*targets, "-o", str(output))
+    first = run_cli(*targets, "-o", str(output))
     assert first.returncode == InputNotFoundError.exit_code and first.stdout == ""
     assert [r["ok"] for r in jsonl(output.read_text(encoding="utf-8"))].count(True) == 2
     late.write_text(COURIER[2].read_text(encoding="utf-8"), encoding="utf-8")
-    second = readermode(*targets, "-o", str(output), "--resume")
+    second = run_cli(*targets, "-o", str(output), "--resume")
     assert second.returncode == 0, second.stderr
     records = jsonl(output.read_text(encoding="utf-8"))
     assert sorted(r["target"] for r in records) == sorted(targets) and all(r["ok"] for r in records)

@@ -11,7 +11,6 @@ import json
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,6 +28,7 @@ from extractor import (
     UndecodableInputError,
 )
 from tests.conftest import FIXTURES
+from tests.held import HeldResponse
 
 DEMO = FIXTURES / "demo" / "article.html"
 SIDEBAR = next((FIXTURES / "pages").glob("sidebar--*")) / "source.html"
@@ -42,7 +42,16 @@ ARTICLE = (
 KOREAN = "<html><body><article><p>새벽시장의 젊은 상인들이 전통을 새롭게 잇고 있다. 손님들은 반가워한다.</p></article></body></html>"
 
 
+class CliServer(http.server.ThreadingHTTPServer):
+    """The module's server; ``held`` holds /slow until the module is done."""
+
+    daemon_threads = True
+    held: HeldResponse
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
+    server: CliServer
+
     def log_message(self, *args: object) -> None:  # keep test output clean
         pass
 
@@ -77,20 +86,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send(500, b"<h1>Oops</h1>")
         elif path == "/big":
             self.send(200, b"<p>" + b"x" * 5000 + b"</p>")
-        elif path == "/slow":
-            time.sleep(3)
-            self.send(200, ARTICLE.encode())
+        elif path == "/slow":  # answers only after the module: no clock races the budget
+            if self.server.held.hold():
+                self.send(200, ARTICLE.encode())
         else:
             self.send(404, b"")
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    httpd.daemon_threads = True
+    httpd = CliServer(("127.0.0.1", 0), Handler)
+    httpd.held = HeldResponse()
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.held.release()
     httpd.shutdown()
     httpd.server_close()
 

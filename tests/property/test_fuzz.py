@@ -344,11 +344,12 @@ def test_the_watchdog_stops_a_hang() -> None:
     global SLOWEST
     before = SLOWEST
     started = time.monotonic()
-    with pytest.raises(InputTimeout):
+    # The CPU-time signal's message: not the wall-clock backstop's, and not the check after an
+    # input that ended by itself (the loop's 30 s bound), whatever the load.
+    with pytest.raises(InputTimeout, match="within its CPU time limit"):
         with time_limit("self-test", limit=0.2):
             while time.monotonic() < started + 30:
                 pass
-    assert time.monotonic() - started < 20  # 0.2 CPU seconds, however loaded the machine
     INPUTS_RUN.pop("self-test", None)
     SLOWEST = before
 

@@ -152,15 +152,16 @@ def test_inert_page_extracts_the_same() -> None:
 
 
 def test_inert_page_is_linear_on_hostile_starts() -> None:
+    """Timed in this thread's CPU time: the wall clock of a busy machine measures the neighbours."""
     for page_html in (
         "<html" + " a=b" * 50_000,  # a start tag that never ends
         "<html" + " a" * 50_000 + ">",
         "<!--" * 50_000,  # comments that never close
         " " * 200_000 + "<head",
     ):
-        started = time.perf_counter()
+        started = time.thread_time()
         assert _csp_in_head(inert_page_html(page_html))
-        assert time.perf_counter() - started < 1.0
+        assert time.thread_time() - started < 1.0
 
 
 # --- a whole page as a viewable document ----------------------------------------------------
