@@ -46,7 +46,10 @@ CHROMIUM_FLAGS = (
 VIEWPORT: ViewportSize = {"width": 1280, "height": 900}
 """A common laptop viewport: lazy loaders and responsive layouts behave as for most readers."""
 
-LAUNCH_TIMEOUT_MS = 30_000
+LAUNCH_TIMEOUT_MS = 90_000
+"""How long Chromium may take to start. It starts in about 0.2 s on a quiet machine, but on
+a 2-core machine at load average ~19 one start passed 30 s; a launch that fails is lost work,
+a slow one only slow."""
 
 CLOSE_WAIT_S = 1.0
 """How long a capture waits for its context to close. Closing a tab whose main thread is
