@@ -19,7 +19,7 @@ import pytest
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[2]
-JS = REPO / "renderer" / "capture" / "js"
+JS = REPO / "renderer" / "browser" / "js"
 INIT_JS = JS / "init.js"
 SNAPSHOT_JS = JS / "snapshot.js"
 PAGES = Path(__file__).resolve().parent / "pages_snapshot"
