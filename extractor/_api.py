@@ -18,6 +18,7 @@ from ._filters import filter_content
 from ._furniture import normalise_title
 from ._markdown import html_to_markdown
 from ._metadata import read_metadata
+from ._noscript import reveal_noscript_page
 from ._options import CROSS_CHECK, ExtractOptions
 from ._pagetype import detect_page_type
 from ._parse import parse_html
@@ -148,6 +149,8 @@ def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extrac
     # untouched page (metadata, base URL, code languages) was read above.
     cleaned = document
     trace: list[TraceEntry] = [page_type_entry(page_type)]
+    if (revealed := reveal_noscript_page(cleaned)) is not None:
+        trace.append(revealed)
     comments: Comments | None = None
     rules = typed_rules(page_type, options.rules)
     if options.include_comments:
