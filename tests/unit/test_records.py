@@ -57,10 +57,10 @@ def test_a_menu_is_not_a_run() -> None:
     assert find_run(lxml.html.document_fromstring(html)) is None
 
 
-def test_the_stage_widens_a_single_post_to_the_thread() -> None:
+def test_the_stage_widens_half_the_posts_to_the_thread() -> None:
     page = stage_input(THREAD)
-    first = lxml.html.fragment_fromstring(post(0))
-    outcome = RecordsStage(FixedStage(Candidate(first)))(page)
+    half = lxml.html.fragment_fromstring(post(0) + post(1) + post(2), create_parent="div")
+    outcome = RecordsStage(FixedStage(Candidate(half)))(page)
     assert isinstance(outcome, Candidate)
     assert outcome.element.text_content().count("Reply") == 6
     assert "widened to 6 sibling records" in outcome.note
@@ -76,6 +76,23 @@ def test_the_stage_keeps_a_pick_the_run_does_not_hold() -> None:
     assert CONTAINMENT > 0
 
 
+def test_a_fragment_of_the_run_is_replaced_even_without_widening() -> None:
+    page = stage_input(THREAD)
+    teaser = lxml.html.fragment_fromstring("<div><p>Lens talk, six replies.</p></div>")
+    outcome = RecordsStage(FixedStage(Candidate(teaser)), containment=None)(page)
+    assert isinstance(outcome, Candidate)
+    assert outcome.element.text_content().count("Reply") == 6
+    assert "in place of readability-lxml's pick of 4 words" in outcome.note
+
+
+def test_without_widening_a_post_of_the_run_stays_the_pick() -> None:
+    page = stage_input(THREAD)
+    picked = Candidate(
+        lxml.html.fragment_fromstring(post(0) + post(1) + post(2), create_parent="div")
+    )
+    assert RecordsStage(FixedStage(picked), containment=None)(page) is picked
+
+
 def test_the_stage_offers_the_run_when_the_inner_stage_skips() -> None:
     outcome = RecordsStage(FixedStage(Skip("nothing")))(stage_input(THREAD))
     assert isinstance(outcome, Candidate)
@@ -84,7 +101,8 @@ def test_the_stage_offers_the_run_when_the_inner_stage_skips() -> None:
 
 def test_typed_plan_keeps_articles_default_and_forum_posts() -> None:
     shown_article = PageType("article", weights={"article": 3.0})
-    assert typed_stages(shown_article, DEFAULT_STAGES) is DEFAULT_STAGES
+    article_stage = typed_stages(shown_article, DEFAULT_STAGES)[1]
+    assert isinstance(article_stage, RecordsStage) and article_stage.containment is None
     forum = PageType("forum", weights={"forum": 4.0})
     names = [stage.name for stage in typed_stages(forum, DEFAULT_STAGES)]
     assert names == ["readability-js", "readability-lxml", "scorer"]
