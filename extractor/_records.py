@@ -9,6 +9,7 @@ and ``RecordsStage`` offers the run's container as the main content on pages of 
 from __future__ import annotations
 
 import copy
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
@@ -79,8 +80,23 @@ def find_run(root: HtmlElement, max_link_share: float = MAX_LINK_SHARE) -> Run |
                 continue
             run = _measure(parent, members, page_chars, max_link_share)
             if run is not None and (best is None or run.chars > best.chars):
-                best = run
+                if not _in_consent_dialog(parent):
+                    best = run
     return best if best is not None and best.share >= RUN_MIN_SHARE else None
+
+
+_CONSENT = re.compile(r"cookie|consent|gdpr|onetrust|didomi|privacy-?center", re.IGNORECASE)
+
+
+def _in_consent_dialog(element: HtmlElement) -> bool:
+    """Whether ``element`` sits in a cookie-consent dialog (its sections are sibling records
+    with text: OneTrust's took the place of two wcxb-dev forum threads). ``<body>`` and
+    ``<html>`` are not read: themes mark their state there ("cookies-not-set")."""
+    return any(
+        _CONSENT.search(f"{node.get('class', '')} {node.get('id', '')}")
+        for node in (element, *element.iterancestors())
+        if node.tag not in ("body", "html")
+    )
 
 
 def _measure(

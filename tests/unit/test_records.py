@@ -119,3 +119,13 @@ def test_a_forum_thread_keeps_every_post_even_when_classed_comment() -> None:
     extraction = extract(html, url="https://forum.example.org/threads/lenses.1/")
     assert extraction.page_type == "forum"
     assert extraction.text.count("Reply") == 6
+
+
+def test_a_cookie_dialog_is_never_the_run() -> None:
+    sections = "".join(
+        f"<div class='ot-cat'><h4>Cookies of kind {i}</h4><p>These cookies are set by our "
+        f"partners to measure visits and may track you across other sites.</p></div>"
+        for i in range(6)
+    )
+    html = f"<html><body><div id='onetrust-consent-sdk'>{sections}</div>{post(0)}</body></html>"
+    assert find_run(lxml.html.document_fromstring(html)) is None
