@@ -19,7 +19,9 @@ from ._filters import filter_content
 from ._furniture import normalise_title
 from ._markdown import html_to_markdown
 from ._metadata import read_metadata
+from ._noscript import reveal_noscript_page
 from ._options import CROSS_CHECK, ExtractOptions
+from ._pagetype import detect_page_type
 from ._parse import parse_html
 from ._postprocess import CleanContent, html_to_text, resolve_base_url
 from ._refine import RefineContext, article_boundary
@@ -27,6 +29,7 @@ from ._rules import apply_rules
 from ._stages import DEFAULT_STAGES
 from ._text import count_words
 from ._title import title_from_page
+from ._typed import page_type_entry, typed_rules, typed_stages
 from ._types import (
     Comments,
     Extraction,
@@ -143,19 +146,24 @@ def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extrac
     titles = page_titles(document, snapshot)
 
     code_hints = page_hints(document)
+    page_type = detect_page_type(document, snapshot.final_url or snapshot.url)
     # Our own parse, changed in place from here on: no copy, as all that is read from the
     # untouched page (metadata, base URL, code languages) was read above.
     cleaned = document
-    trace: list[TraceEntry] = []
+    trace: list[TraceEntry] = [page_type_entry(page_type)]
+    if (revealed := reveal_noscript_page(cleaned)) is not None:
+        trace.append(revealed)
     comments: Comments | None = None
-    rules = options.rules
+    rules = typed_rules(page_type, options.rules)
     if options.include_comments:
         section_trace, section = read_comments(cleaned, rules=rules, base_url=base_url)
         trace.extend(section_trace)
         rules = rules_before_comments(rules)[1]
         comments = _comments_output(section, options) if section is not None else None
     trace.extend(apply_rules(cleaned, rules))
-    stages = options.stages if options.stages is not None else DEFAULT_STAGES
+    stages = (
+        options.stages if options.stages is not None else typed_stages(page_type, DEFAULT_STAGES)
+    )
     page = StageInput(
         snapshot=snapshot,
         document=cleaned,
@@ -187,6 +195,8 @@ def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extrac
         trace=(*trace, *result.trace),
         warnings=snapshot.warnings,
         comments=comments,
+        page_type=page_type.kind,
+        page_type_evidence=page_type.evidence,
     )
     extraction = with_text(extraction, text)  # read already: no second reading of the html
     return with_metadata_source(extraction, partial(read_page_metadata, snapshot))

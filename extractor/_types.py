@@ -16,7 +16,7 @@ from typing import Any, Literal
 from ._markdown import html_to_markdown
 from ._postprocess import html_to_text
 
-TraceKind = Literal["rule", "stage", "post"]
+TraceKind = Literal["page-type", "rule", "stage", "post"]
 TraceOutcome = Literal["removed", "accepted", "rejected", "skipped", "changed"]
 
 
@@ -273,6 +273,9 @@ class Extraction:
     warnings: tuple[str, ...] = ()
     # Only when asked for (ExtractOptions.include_comments) and the page has a comment section.
     comments: Comments | None = None
+    # What kind of page it is (extractor/_pagetype.py) and the evidence that said so.
+    page_type: str | None = None
+    page_type_evidence: tuple[str, ...] = ()
 
     def revised(self, **changes: Any) -> Extraction:
         """A copy with ``changes`` (constructor arguments): the way to change an Extraction.
@@ -301,6 +304,8 @@ class Extraction:
             "text": self.text,
             "html": self.html,
             "markdown": self.markdown,
+            "page_type": self.page_type,
+            "page_type_evidence": list(self.page_type_evidence),
             "stage": self.stage,
             "trace": [entry.to_dict() for entry in self.trace],
             "warnings": list(self.warnings),

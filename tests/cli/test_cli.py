@@ -147,7 +147,8 @@ def test_every_format(fmt: str, tmp_path: Path) -> None:
         data = json.loads(content)
         expected = {"url", "title", "author", "authors", "date_published", "date_modified",
                     "site_name", "lang", "description", "image", "tags", "categories",
-                    "canonical_url", "metadata_sources", "text", "html", "markdown", "stage",
+                    "canonical_url", "metadata_sources", "text", "html", "markdown", "page_type",
+                    "page_type_evidence", "stage",
                     "trace", "warnings"}  # fmt: skip
         assert set(data) == expected
         assert data["stage"] in ("readability-lxml", "scorer")

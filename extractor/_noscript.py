@@ -1,0 +1,50 @@
+"""Pages whose content sits inside ``<noscript>``: read as a reader without scripts sees them.
+
+Some sites serve crawlers and script-less readers the whole page inside ``<noscript>`` (every
+Discourse forum wraps its ``#main-outlet`` that way) and build the real page with scripts. Read
+statically, the ``executable`` rule drops ``<noscript>`` with everything in it and nothing is
+left. When the ``<noscript>`` elements hold more of the page's text than the rest of the
+body, they are unwrapped (their children kept in place) before the rules run.
+"""
+
+from __future__ import annotations
+
+from lxml.html import HtmlElement
+
+from ._types import TraceEntry
+
+NOSCRIPT_MIN_CHARS = 500
+"""Less text than this inside ``<noscript>`` is a tracking pixel or a "please enable
+JavaScript" line, never the page: skipped without reading the rest of the body."""
+
+
+def _chars(element: HtmlElement) -> int:
+    return len("".join(element.text_content().split()))
+
+
+def reveal_noscript_page(document: HtmlElement) -> TraceEntry | None:
+    """Unwrap the page's outermost ``<noscript>`` elements in place when they hold most of
+    its text; a trace entry when they did."""
+    outermost = [
+        element
+        for element in document.iter("noscript")
+        if not any(ancestor.tag == "noscript" for ancestor in element.iterancestors())
+    ]
+    inside = sum(_chars(element) for element in outermost)
+    if inside < NOSCRIPT_MIN_CHARS:
+        return None
+    body = document.find("body")
+    body = body if body is not None else document
+    code = sum(_chars(element) for element in body.iter("script", "style", "template"))
+    outside = _chars(body) - inside - code  # what a reader sees outside them
+    if inside <= outside:
+        return None
+    for element in outermost:
+        element.drop_tag()
+    return TraceEntry(
+        kind="rule",
+        name="noscript-page",
+        outcome="changed",
+        reason=f"<noscript> held {inside} of the page's {inside + outside} characters: unwrapped",
+        count=len(outermost),
+    )

@@ -1,0 +1,348 @@
+"""What kind of page this is: article, forum, product, collection, listing, documentation or
+service (WCXB's seven types), with the evidence that decided it.
+
+Each piece of evidence adds weight to one type: schema.org ``@type`` from JSON-LD and microdata
+(a ``Product`` node, a ``DiscussionForumPosting``), ``og:type``, the URL's path (``/threads/``,
+``/docs/``, ``/products/``), and the DOM's shape read in one pass over the untouched page (posts
+with authors, code blocks, prices and a cart button, runs of sibling records). The type with the
+most weight wins; with none above ``MIN_WEIGHT``, the page is an article, the common case and
+the one the cascade was built for. Weights are heuristics measured on wcxb-dev's labels
+(``scripts/pagetype_confusion.py`` prints the confusion matrix); change them only with it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import lxml.etree
+from lxml.html import HtmlElement
+
+from ._jsonld import json_ld_nodes
+
+PAGE_TYPES = ("article", "forum", "product", "collection", "listing", "documentation", "service")
+DEFAULT_TYPE = "article"
+
+MIN_WEIGHT = 2.0
+"""Below this much evidence for any type, the page is an article (the default)."""
+
+# schema.org types (JSON-LD or microdata) -> (page type, weight). A page's main entity says
+# most; types that also sit on other pages (FAQPage on service and product pages, WebPage
+# everywhere) are left out or weigh little.
+SCHEMA_TYPES: dict[str, tuple[str, float]] = {
+    "DiscussionForumPosting": ("forum", 4.0),
+    "QAPage": ("forum", 4.0),
+    "Answer": ("forum", 2.0),
+    "Comment": ("forum", 1.0),
+    "Product": ("product", 3.0),
+    "ProductGroup": ("product", 3.0),
+    "IndividualProduct": ("product", 3.0),
+    "Offer": ("product", 1.0),
+    "AggregateOffer": ("collection", 1.0),
+    "CollectionPage": ("collection", 2.0),
+    "OfferCatalog": ("collection", 2.0),
+    "SearchResultsPage": ("listing", 2.0),
+    "ItemList": ("listing", 1.0),
+    "TechArticle": ("documentation", 3.0),
+    "APIReference": ("documentation", 4.0),
+    "SoftwareSourceCode": ("documentation", 2.0),
+    "Service": ("service", 2.0),
+    "ProfessionalService": ("service", 2.0),
+    "LocalBusiness": ("service", 1.0),
+    "SoftwareApplication": ("service", 1.0),
+    "WebApplication": ("service", 1.0),
+    "FAQPage": ("service", 1.0),
+    "Article": ("article", 2.0),
+    "NewsArticle": ("article", 3.0),
+    "BlogPosting": ("article", 3.0),
+    "Recipe": ("article", 3.0),
+    "Review": ("article", 1.0),
+}
+
+OG_TYPES: dict[str, tuple[str, float]] = {
+    "article": ("article", 1.0),
+    "product": ("product", 3.0),
+    "og:product": ("product", 3.0),
+    "product.item": ("product", 3.0),
+    "ebay-objects:item": ("product", 3.0),
+    "product.group": ("collection", 3.0),
+}
+
+# URL path segments (lower-cased, split at "/") -> (page type, weight).
+URL_SEGMENTS: dict[str, tuple[str, float]] = {
+    **dict.fromkeys(
+        ("threads", "thread", "topic", "topics", "t", "questions", "forum", "forums",
+         "discussion", "discussions", "community", "r", "comments", "viewtopic.php",
+         "showthread.php"),
+        ("forum", 2.5),
+    ),
+    **dict.fromkeys(
+        ("docs", "doc", "documentation", "api", "reference", "manual", "wiki", "reference",
+         "userguide", "handbook", "book", "tutorial", "tutorials", "library", "man"),
+        ("documentation", 2.0),
+    ),
+    **dict.fromkeys(
+        ("product", "products", "p", "dp", "itm", "item", "gp"), ("product", 2.0)
+    ),
+    **dict.fromkeys(
+        ("collections", "collection", "category", "categories", "c", "cat", "shop", "store",
+         "browse", "department"),
+        ("collection", 1.5),
+    ),
+    **dict.fromkeys(
+        ("blog", "blogs", "news", "article", "articles", "post", "posts", "stories", "story"),
+        ("article", 1.0),
+    ),
+    **dict.fromkeys(
+        ("services", "service", "solutions", "solution", "pricing", "features", "platform",
+         "industries", "consulting"),
+        ("service", 2.0),
+    ),
+    **dict.fromkeys(
+        ("tag", "tags", "archive", "archives", "search", "jobs", "events", "courses",
+         "directory", "rankings", "listings", "page"),
+        ("listing", 1.5),
+    ),
+}  # fmt: skip
+_DATE_PATH = re.compile(r"/(19|20)\d\d/(0?[1-9]|1[0-2])/")
+_SLUG_WORD = re.compile(r"(?:^|[-_+])[a-z]+(?=[-_+.]|$)")
+SLUG_MIN_WORDS = 4
+"""Words in the path's last segment from which it reads as a headline
+("/marie-yovanovitch-net-worth-rumor/"), as articles have and section pages do not."""
+_DOCS_HOST = re.compile(r"(^|\.)(docs|doc|developer|developers|wiki|learn|readthedocs)\.")
+_URL_SPLIT = re.compile(r"[/?&=]")
+
+
+FORUM_MIN_POSTS = 3
+"""Post-like blocks with an author or date each needed before the DOM says forum."""
+CODE_MIN_BLOCKS = 2
+"""``<pre>`` blocks from which code counts as documentation evidence."""
+RECORDS_MIN = 6
+"""Sibling records (same tag and class, each with a link and some text) that make a run."""
+RECORD_MIN_CHARS = 20
+"""Text a sibling needs to count as a record rather than a menu entry."""
+LINKED_HEADINGS_MIN = 6
+"""Headings that are links (teasers of other pages) from which a page reads as an index;
+an article's related-posts block has three to six."""
+RUNS_CHECKED = 4
+"""Runs of siblings whose records are read, the longest first (reading each child's text is
+the detection's dearest step; past the fourth-longest run the answer never changed on
+wcxb-dev)."""
+
+
+@dataclass(frozen=True)
+class PageType:
+    """The page's type, the weight of each type's evidence, and the evidence itself."""
+
+    kind: str
+    weights: dict[str, float] = field(default_factory=dict)
+    evidence: tuple[str, ...] = ()
+
+    @property
+    def shown(self) -> bool:
+        """Whether the page showed its type (an article by default has not)."""
+        return self.weights.get(self.kind, 0.0) >= MIN_WEIGHT
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind, "evidence": list(self.evidence)}
+
+
+class _Evidence:
+    def __init__(self) -> None:
+        self.weights: Counter[str] = Counter()
+        self.notes: list[str] = []
+
+    def add(self, kind: str, weight: float, note: str) -> None:
+        self.weights[kind] += weight
+        self.notes.append(f"{kind} +{weight:g}: {note}")
+
+
+def detect_page_type(document: HtmlElement, url: str | None = None) -> PageType:
+    """The page's type, read from the untouched page (before any rule removed anything)."""
+    evidence = _Evidence()
+    counts = _count_dom(document)
+    _schema_evidence(document, counts.itemtypes, evidence)
+    _url_evidence(url, evidence)
+    _dom_evidence(counts, evidence)
+    weights = dict(evidence.weights)
+    best = max(PAGE_TYPES, key=lambda kind: weights.get(kind, 0.0))
+    kind = best if weights.get(best, 0.0) >= MIN_WEIGHT else DEFAULT_TYPE
+    return PageType(kind=kind, weights=weights, evidence=tuple(evidence.notes))
+
+
+def _schema_name(value: str) -> str:
+    # "http://schema.org/Product" and "schema:Product" name the same type as "Product".
+    return value.rsplit("/", 1)[-1].rsplit(":", 1)[-1].strip()
+
+
+def _node_types(node: dict[str, Any]) -> list[str]:
+    value = node.get("@type")
+    values = value if isinstance(value, list) else [value]
+    return [_schema_name(v) for v in values if isinstance(v, str)]
+
+
+def _schema_evidence(document: HtmlElement, itemtypes: list[str], evidence: _Evidence) -> None:
+    found: Counter[str] = Counter()
+    for node in json_ld_nodes(document):
+        found.update(_node_types(node))
+    for itemtype in itemtypes:
+        found.update(_schema_name(v) for v in itemtype.split())
+    if found["Product"] + found["ProductGroup"] >= RECORDS_MIN:
+        evidence.add("collection", 3.0, f"{found['Product']} schema.org Product items")
+        found["Product"] = found["ProductGroup"] = 0
+    for name, count in found.items():
+        if name in SCHEMA_TYPES:
+            kind, weight = SCHEMA_TYPES[name]
+            evidence.add(kind, weight, f"schema.org {name}" + (f" x{count}" if count > 1 else ""))
+    og_type = published = ""
+    for meta in document.iterfind(".//meta[@property]"):
+        name = meta.get("property", "").lower()
+        if name == "og:type":
+            og_type = (meta.get("content") or "").strip().lower()
+        elif name == "article:published_time":
+            published = meta.get("content") or ""
+    if og_type in OG_TYPES:
+        kind, weight = OG_TYPES[og_type]
+        evidence.add(kind, weight, f"og:type {og_type}")
+    if published.strip():
+        evidence.add("article", 1.5, "article:published_time")
+
+
+def _url_evidence(url: str | None, evidence: _Evidence) -> None:
+    if not url:
+        return
+    parts = urlsplit(url)
+    path = parts.path.lower()
+    if _DOCS_HOST.search(parts.netloc.lower()):
+        evidence.add("documentation", 2.0, f"host {parts.netloc}")
+    if _DATE_PATH.search(path):
+        evidence.add("article", 1.5, "a date in the path")
+    slug = next((segment for segment in reversed(path.split("/")) if segment), "")
+    if len(_SLUG_WORD.findall(slug)) >= SLUG_MIN_WORDS:
+        evidence.add("article", 1.0, "a headline for a slug")
+    seen: set[str] = set()
+    for segment in _URL_SPLIT.split(f"{path}?{parts.query.lower()}"):
+        if segment in URL_SEGMENTS and segment not in seen:
+            seen.add(segment)
+            kind, weight = URL_SEGMENTS[segment]
+            evidence.add(kind, weight, f"URL segment /{segment}/")
+
+
+_CLASS_TOKEN = re.compile(
+    r"(?<![a-z])(post|message|reply|answer|author|username|poster|byline|price"
+    r"|facet|filter|sort|pagination|sidebar|toc)s?(?![a-z])"
+)
+_CLASS_KIND = {
+    "post": "post", "message": "post", "reply": "post", "answer": "post",
+    "author": "author", "username": "author", "poster": "author", "byline": "author",
+    "price": "price", "facet": "filter", "filter": "filter", "sort": "filter",
+    "pagination": "filter", "sidebar": "sidebar", "toc": "sidebar",
+}  # fmt: skip
+_CART_HINT = re.compile(r"add[\s_-]?to[\s_-]?(cart|bag|basket)|addtocart|buy[\s_-]?now")
+
+
+@dataclass
+class _DomCounts:
+    """What one pass over the page counts: tags, class/id tokens of each kind, microdata."""
+
+    kinds: Counter[str] = field(default_factory=Counter)
+    pre: int = 0
+    times: int = 0
+    linked_headings: int = 0
+    cart: int = 0
+    itemtypes: list[str] = field(default_factory=list)
+    crowded: list[HtmlElement] = field(default_factory=list)  # parents of many children
+
+
+def _count_dom(document: HtmlElement) -> _DomCounts:
+    counts = _DomCounts()
+    names: list[str] = []
+    for element in document.iter(lxml.etree.Element):
+        tag = element.tag
+        if tag == "pre":
+            counts.pre += 1
+        elif tag == "time":
+            counts.times += 1
+        elif tag in _TEASER_HEADINGS and element.find(".//a") is not None:
+            counts.linked_headings += 1
+        elif tag == "button" and _is_cart(element):
+            counts.cart += 1
+        if len(element) >= RECORDS_MIN and tag not in _NOT_RECORDS:
+            counts.crowded.append(element)
+        if (value := element.get("class")) is not None:
+            names.append(value)
+        if (value := element.get("id")) is not None:
+            names.append(value)
+        if (value := element.get("itemtype")) is not None:
+            counts.itemtypes.append(value)
+    # One search over every name at once: a regex per element cost five times the walk.
+    joined = "\n".join(names).lower()
+    counts.kinds.update(_CLASS_KIND[token] for token in _CLASS_TOKEN.findall(joined))
+    counts.cart += len(_CART_HINT.findall(joined))
+    return counts
+
+
+_TEASER_HEADINGS = frozenset({"h2", "h3", "h4"})
+_NOT_RECORDS = frozenset({"select", "head", "svg", "tr", "thead", "tbody", "table", "ol"})
+
+
+def _is_cart(element: HtmlElement) -> bool:
+    return bool(_CART_HINT.search(element.text_content()[:100].lower()))
+
+
+def _record_run(crowded: list[HtmlElement]) -> tuple[int, int, HtmlElement | None]:
+    """The longest run of sibling records (same tag and class, each with a link and
+    ``RECORD_MIN_CHARS`` of text): its length, how many of them show a price, its parent."""
+    runs = []
+    for parent in crowded:
+        key, size = Counter((child.tag, child.get("class")) for child in parent).most_common(1)[0]
+        if size >= RECORDS_MIN and isinstance(key[0], str):
+            runs.append((size, key, parent))
+    runs.sort(key=lambda run: -run[0])
+    best: tuple[int, int, HtmlElement | None] = (0, 0, None)
+    for size, key, parent in runs[:RUNS_CHECKED]:
+        if size <= best[0]:
+            break
+        records = priced = 0
+        for child in parent:
+            if (child.tag, child.get("class")) != key or child.find(".//a") is None:
+                continue
+            text = child.text_content()
+            if len(text.strip()) >= RECORD_MIN_CHARS:
+                records += 1
+                priced += bool(_PRICE_TEXT.search(text))
+        if records > best[0] and records >= RECORDS_MIN:
+            best = (records, priced, parent)
+    return best
+
+
+_PRICE_TEXT = re.compile(r"[$€£¥]\s?\d|\d[\d.,]*\s?(€|eur|usd|zł|kr)\b", re.I)
+
+
+def _dom_evidence(counts: _DomCounts, evidence: _Evidence) -> None:
+    kinds = counts.kinds
+    if kinds["post"] >= FORUM_MIN_POSTS and (kinds["author"] + counts.times) >= FORUM_MIN_POSTS:
+        # Never decisive alone: an article's comment section has posts with authors too.
+        evidence.add("forum", 1.0, f"{kinds['post']} post-like blocks, {kinds['author']} authors")
+    if counts.pre >= CODE_MIN_BLOCKS:
+        evidence.add("documentation", 1.5, f"{counts.pre} code blocks")
+    if counts.cart:
+        if kinds["price"] >= RECORDS_MIN:
+            evidence.add("collection", 1.0, f"{kinds['price']} prices with a cart")
+        else:
+            evidence.add("product", 2.0, f"add-to-cart ({kinds['price']} prices)")
+    if kinds["filter"] >= 3:
+        evidence.add("collection", 1.0, f"{kinds['filter']} filter/sort/pagination elements")
+    if counts.linked_headings >= LINKED_HEADINGS_MIN:
+        evidence.add("listing", 1.0, f"{counts.linked_headings} headings that are links")
+    records, priced, _ = _record_run(counts.crowded)
+    if records:
+        if priced * 2 >= records:
+            evidence.add("collection", 2.0, f"{records} sibling records, {priced} with prices")
+        else:
+            evidence.add(
+                "listing", 1.0 if records < 2 * RECORDS_MIN else 1.5, f"{records} sibling records"
+            )

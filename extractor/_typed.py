@@ -1,0 +1,48 @@
+"""How the page's type (``_pagetype``) changes the extraction: which rules run, which stages.
+
+On every page readability-lxml's pick is replaced by the page's run of sibling records when
+the pick is a fragment of it (``_records.SMALL_PICK``). On a page that does not show itself
+as an article it is also widened to the run when the run holds it (``_records.RecordsStage``):
+a thread's posts, a listing's entries, a collection's cards, a service page's feature
+blocks, a documentation page's sections. On forums the ``comments``
+rule is off: there the posts are the content, and their class often says "comment".
+Each change was kept for raising its types' F1 on wcxb-dev without lowering the others' or
+the article benchmark's (the figures are in the commits that made them).
+"""
+
+from __future__ import annotations
+
+from ._cascade import Stage
+from ._pagetype import DEFAULT_TYPE, PageType
+from ._records import CONTAINMENT, RecordsStage
+from ._types import TraceEntry
+
+WIDENED_STAGE = "readability-lxml"
+"""The stage whose pick ``RecordsStage`` widens on pages that are not articles."""
+KEEP_COMMENTS_ON = frozenset({"forum"})
+"""Types whose posts the ``comments`` rule would throw away."""
+
+
+def typed_rules(page_type: PageType, rules: frozenset[str]) -> frozenset[str]:
+    """``rules`` less those that remove the content of a page of this type."""
+    if page_type.kind in KEEP_COMMENTS_ON:
+        return rules - {"comments"}
+    return rules
+
+
+def typed_stages(page_type: PageType, stages: tuple[Stage, ...]) -> tuple[Stage, ...]:
+    """``stages`` with readability-lxml's pick replaced by the run of records when it is a
+    fragment of the run, and widened to the run when the run holds it, except on pages that
+    show themselves as articles (the article benchmark lost by the widening there)."""
+    article = page_type.kind == DEFAULT_TYPE and page_type.shown
+    containment = None if article else CONTAINMENT
+    return tuple(
+        RecordsStage(stage, containment=containment) if stage.name == WIDENED_STAGE else stage
+        for stage in stages
+    )
+
+
+def page_type_entry(page_type: PageType) -> TraceEntry:
+    """The trace's record of the page type and its evidence."""
+    evidence = "; ".join(page_type.evidence) or "no evidence: the default"
+    return TraceEntry(kind="page-type", name=page_type.kind, outcome="accepted", reason=evidence)

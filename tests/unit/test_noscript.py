@@ -1,0 +1,44 @@
+"""Pages served inside <noscript> (Discourse's crawler view) are unwrapped, others untouched."""
+
+from __future__ import annotations
+
+from extractor import extract
+from extractor._noscript import NOSCRIPT_MIN_CHARS, reveal_noscript_page
+from extractor._parse import parse_html
+
+POSTS = "".join(
+    f"<div class='post'><p>Post {i}: the new release fixed the sync bug for me after the "
+    f"upgrade, and the settings page finally loads quickly on the old laptop.</p></div>"
+    for i in range(6)
+)
+DISCOURSE = (
+    "<html><head><title>Sync bug</title></head><body><script>var app = {};</script>"
+    f"<noscript><div id='main-outlet' role='main'>{POSTS}</div></noscript></body></html>"
+)
+
+
+def test_a_page_inside_noscript_is_unwrapped_and_read() -> None:
+    document = parse_html(DISCOURSE)
+    entry = reveal_noscript_page(document)
+    assert entry is not None and entry.name == "noscript-page" and entry.count == 1
+    assert document.find(".//noscript") is None
+    assert document.get_element_by_id("main-outlet") is not None
+    extraction = extract(DISCOURSE)
+    assert extraction.text.count("Post ") == 6
+    assert any(e.name == "noscript-page" for e in extraction.trace)
+
+
+def test_a_small_noscript_beside_the_page_stays() -> None:
+    html = (
+        f"<html><body><article>{POSTS}</article>"
+        "<noscript><p>Please enable JavaScript to comment.</p></noscript></body></html>"
+    )
+    assert reveal_noscript_page(parse_html(html)) is None
+
+
+def test_a_long_noscript_with_more_text_outside_stays() -> None:
+    inside = "<p>" + "fallback words " * (NOSCRIPT_MIN_CHARS // 10) + "</p>"
+    html = f"<html><body><article>{POSTS * 3}</article><noscript>{inside}</noscript></body></html>"
+    document = parse_html(html)
+    assert reveal_noscript_page(document) is None
+    assert document.find(".//noscript") is not None

@@ -1,0 +1,119 @@
+"""Page types from schema.org types, og:type, the URL and the DOM's shape, with evidence."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractor import extract
+from extractor._pagetype import DEFAULT_TYPE, MIN_WEIGHT, PAGE_TYPES, detect_page_type
+from extractor._parse import parse_html
+
+PROSE = "<p>" + "The ferry schedule agreed after months of talks starts in spring. " * 4 + "</p>"
+
+
+def page(head: str = "", body: str = PROSE) -> str:
+    return f"<html><head><title>T</title>{head}</head><body>{body}</body></html>"
+
+
+def detect(html: str, url: str | None = None):
+    return detect_page_type(parse_html(html), url)
+
+
+def json_ld(kind: str) -> str:
+    return f'<script type="application/ld+json">{{"@context": "https://schema.org", "@type": "{kind}"}}</script>'
+
+
+@pytest.mark.parametrize(
+    ("schema", "kind"),
+    [
+        ("DiscussionForumPosting", "forum"),
+        ("QAPage", "forum"),
+        ("Product", "product"),
+        ("APIReference", "documentation"),
+        ("NewsArticle", "article"),
+    ],
+)
+def test_json_ld_type_decides(schema: str, kind: str) -> None:
+    found = detect(page(json_ld(schema)))
+    assert found.kind == kind
+    assert any(schema in note for note in found.evidence)
+
+
+def test_microdata_itemtype_counts_like_json_ld() -> None:
+    body = f'<div itemscope itemtype="https://schema.org/Product">{PROSE}</div>'
+    assert detect(page(body=body)).kind == "product"
+
+
+def test_og_type_product_group_is_a_collection() -> None:
+    found = detect(page('<meta property="og:type" content="product.group">'))
+    assert found.kind == "collection"
+    assert "collection +3: og:type product.group" in found.evidence
+
+
+@pytest.mark.parametrize(
+    ("url", "kind"),
+    [
+        ("https://forum.example.org/threads/which-lens-now.123/", "forum"),
+        ("https://example.org/docs/api/fetch", "documentation"),
+        ("https://docs.example.org/start", "documentation"),
+        ("https://shop.example.org/products/blue-widget", "product"),
+        ("https://example.org/services/seo", "service"),
+    ],
+)
+def test_url_shape_decides_when_the_page_says_nothing(url: str, kind: str) -> None:
+    assert detect(page(), url).kind == kind
+
+
+def test_no_evidence_is_an_article_that_has_not_shown_itself() -> None:
+    found = detect(page(), "https://example.org/x")
+    assert found.kind == DEFAULT_TYPE
+    assert not found.shown
+    assert found.evidence == ()
+
+
+def test_article_evidence_shows_an_article() -> None:
+    head = '<meta property="og:type" content="article">'
+    found = detect(page(head), "https://example.org/2024/05/the-ferry-schedule-starts-in-spring")
+    assert found.kind == "article" and found.shown
+    assert found.weights["article"] >= MIN_WEIGHT
+
+
+def test_comment_sections_alone_do_not_make_a_forum() -> None:
+    posts = "".join(
+        f'<div class="reply"><span class="author">A{i}</span><p>Nice post number {i}.</p></div>'
+        for i in range(8)
+    )
+    found = detect(page(body=PROSE + posts))
+    assert found.kind == "article"
+    assert any(note.startswith("forum +1") for note in found.evidence)
+
+
+def test_a_grid_of_priced_cards_is_a_collection() -> None:
+    cards = "".join(
+        f'<li class="card"><a href="/p/{i}">Widget model {i}</a> <span>$1{i}.99</span></li>'
+        for i in range(8)
+    )
+    found = detect(page(body=f"<ul>{cards}</ul>"))
+    assert found.kind == "collection"
+    assert "collection +2: 8 sibling records, 8 with prices" in found.evidence
+
+
+def test_an_add_to_cart_button_makes_a_product() -> None:
+    body = PROSE + '<span class="price">$12</span><button>Add to cart</button>'
+    assert detect(page(body=body), "https://shop.example.org/blue-widget").kind == "product"
+
+
+def test_extraction_reports_its_page_type_in_json_and_trace() -> None:
+    extraction = extract(page(json_ld("Product")), url="https://shop.example.org/products/x")
+    assert extraction.page_type == "product"
+    data = extraction.to_dict()
+    assert data["page_type"] == "product"
+    assert any("schema.org Product" in note for note in data["page_type_evidence"])
+    entry = extraction.trace[0]
+    assert (entry.kind, entry.name, entry.outcome) == ("page-type", "product", "accepted")
+
+
+def test_every_type_is_named() -> None:
+    assert set(PAGE_TYPES) == {
+        "article", "forum", "product", "collection", "listing", "documentation", "service"
+    }  # fmt: skip
