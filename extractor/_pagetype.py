@@ -152,11 +152,11 @@ class PageType:
 
 class _Evidence:
     def __init__(self) -> None:
-        self.weights: Counter[str] = Counter()
+        self.weights: dict[str, float] = {}
         self.notes: list[str] = []
 
     def add(self, kind: str, weight: float, note: str) -> None:
-        self.weights[kind] += weight
+        self.weights[kind] = self.weights.get(kind, 0.0) + weight
         self.notes.append(f"{kind} +{weight:g}: {note}")
 
 

@@ -53,7 +53,7 @@ class Run:
 
 def _signature(element: HtmlElement) -> tuple[str, str]:
     classes = (element.get("class") or "").split()
-    return element.tag, classes[0] if classes else ""
+    return str(element.tag), classes[0] if classes else ""
 
 
 def _text_chars(element: HtmlElement) -> tuple[int, int]:
