@@ -39,6 +39,13 @@ _BLOCK_TAGS = (
     "blockquote",
     "pre",
 )
+# An empty table, pre, quote or figure converts to nothing, gluing the words on either side
+# ("quiet<table></table>the" came out "quietthe"); an empty paragraph keeps them apart.
+_EMPTY_GLUING_BLOCK = re.compile(
+    r"<(table|pre|blockquote|figure)\b[^>]*>"
+    r"(?:\s|</?(?:tr|td|th|tbody|thead|tfoot|caption|colgroup|col|figcaption|code|p|br)\b[^>]*>)*"
+    r"</\1>"
+)
 _BLOCK_IN_LINK = re.compile(
     r"<a[\s>][^<]*(?:<(?!/a>)[^<]*)*?<(?:" + "|".join(_BLOCK_TAGS) + r")[\s>]"
 )
@@ -73,6 +80,7 @@ def html_to_markdown(html: str) -> str:
         return ""
     # "Wow!" right before a link would read as image syntax ("![link](...)"): part them.
     html = _BANG_BEFORE_LINK.sub("! <a", html)
+    html = _EMPTY_GLUING_BLOCK.sub("<p></p>", html)
     if _BLOCK_IN_LINK.search(html) or _EMPHASIS_IN_CAPTION.search(html):
         html = _restructured(html)
     markdown = h2m.convert(html, _OPTIONS).content or ""

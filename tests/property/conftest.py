@@ -25,8 +25,15 @@ FUZZ_EXAMPLES = int(os.environ.get("READERMODE_FUZZ_EXAMPLES", "5000"))
 
 _RELAXED = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
 
+# The ci profile is derandomized: the same examples every run, so a run fails only for a change
+# of the code, never for a draw (a draw once found the empty-table bug mid-run and spent five
+# minutes shrinking it). Exploration is the fuzz profile's job: HYPOTHESIS_PROFILE=fuzz.
 settings.register_profile(
-    "ci", max_examples=CI_EXAMPLES, deadline=None, suppress_health_check=_RELAXED
+    "ci",
+    max_examples=CI_EXAMPLES,
+    deadline=None,
+    suppress_health_check=_RELAXED,
+    derandomize=True,
 )
 settings.register_profile(
     "fuzz",

@@ -53,6 +53,8 @@ MARKDOWN_BANG_LINK = '<p>Wow!<a href="http://example.com/">link text</a> and mor
 BUG_MARKDOWN_IMAGE_LINK_GLUE = (
     '<a href="http://example.com/x"><p><img src="http://example.com/i.png" alt=""></p></a>one two'
 )
+# An empty table between two words glued them in the Markdown ("quietthe").
+BUG_MARKDOWN_EMPTY_TABLE_GLUE = "<div>the quiet<table></table>the end</div>"
 BUG_CONTROL_CHAR_IN_READABILITY_CONTENT = PageSnapshot(
     html="<p>one two three</p>",
     readability=ReadabilityResult(content="<p>four\x08five six</p>"),

@@ -104,3 +104,11 @@ def test_entity_like_page_text_stays_text(text: str) -> None:
     markdown = html_to_markdown(f"<p>Write {html.escape(text)} here.</p>")
     rendered = MarkdownIt("commonmark").render(markdown)
     assert f"<p>Write {html.escape(text)} here.</p>" in rendered
+
+
+@pytest.mark.parametrize("tag", ["table", "pre", "blockquote", "figure"])
+def test_an_empty_block_keeps_the_words_around_it_apart(tag: str) -> None:
+    # The converter writes nothing for an empty block, so the words on either side met.
+    markdown = html_to_markdown(f"<div>the quiet<{tag}></{tag}>the end</div>")
+    assert "quietthe" not in markdown
+    assert markdown.split() == ["the", "quiet", "the", "end"]
