@@ -7,6 +7,7 @@ Everything else lives in private modules.
 
 from ._api import Source, extract, snapshot_from_bytes
 from ._cascade import Candidate, Skip, Stage, StageInput
+from ._combine import RESULT_STAGES
 from ._decode import DEFAULT_MAX_BYTES, DecodedText, decode_html
 from ._errors import (
     EXIT_INTERNAL,
@@ -121,6 +122,7 @@ __all__ = [
     "SITEWIDE_MIN_SHARE",
     "SITEWIDE_MIN_WORDS",
     "STAGES_BY_NAME",
+    "RESULT_STAGES",
     "ScorerStage",
     "ShingleScore",
     "SitewideOptions",

@@ -10,8 +10,9 @@ import lxml.html
 from lxml.html import HtmlElement
 
 from ._agreement import cross_check
-from ._cascade import StageInput, run_cascade
+from ._cascade import CascadeResult, Stage, StageInput, run_cascade
 from ._codelang import page_hints, restore_code_languages
+from ._combine import combine, fallback
 from ._comments import read_comments, rules_before_comments
 from ._decode import check_size, decode_html
 from ._errors import ContentTooShortError, EmptyInputError, NoContentError
@@ -21,7 +22,7 @@ from ._markdown import html_to_markdown
 from ._metadata import read_metadata
 from ._noscript import reveal_noscript_page
 from ._options import CROSS_CHECK, ExtractOptions
-from ._pagetype import detect_page_type
+from ._pagetype import PageType, detect_page_type
 from ._parse import parse_html
 from ._postprocess import CleanContent, html_to_text, resolve_base_url
 from ._refine import RefineContext, article_boundary
@@ -171,9 +172,7 @@ def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extrac
         refine_context=RefineContext(boundary=article_boundary(cleaned), titles=titles),
         rules=options.rules,
     )
-    result = run_cascade(page, stages, min_words=options.min_words)
-    if CROSS_CHECK in options.rules:
-        result = cross_check(page, result, stages)
+    result = _read(page, stages, page_type, options)
 
     html = restore_code_languages(result.content.html, code_hints)
     text = result.content.text
@@ -200,6 +199,24 @@ def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extrac
     )
     extraction = with_text(extraction, text)  # read already: no second reading of the html
     return with_metadata_source(extraction, partial(read_page_metadata, snapshot))
+
+
+def _read(
+    page: StageInput, stages: tuple[Stage, ...], page_type: PageType, options: ExtractOptions
+) -> CascadeResult:
+    """The cascade's reading, cross-checked, then combined with trafilatura's as the page's
+    type says; trafilatura's alone when the cascade found nothing. Stages a caller chose are
+    a reading of their own: neither combined nor completed."""
+    chosen = options.stages is not None
+    try:
+        result = run_cascade(page, stages, min_words=options.min_words)
+    except NoContentError:
+        if chosen or (found := fallback(page, page_type, options.min_words)) is None:
+            raise
+        return found
+    if CROSS_CHECK in options.rules:
+        result = cross_check(page, result, stages)
+    return result if chosen else combine(page, result, page_type)
 
 
 def read_page_metadata(snapshot: PageSnapshot) -> Metadata:

@@ -327,7 +327,7 @@ def test_any_input_gives_extraction_or_readermode_error(source, url, options) ->
     assert isinstance(result.html, str)
     assert isinstance(result.text, str)
     assert isinstance(result.markdown, str)
-    assert result.stage in extractor.STAGES_BY_NAME
+    assert result.stage in extractor.RESULT_STAGES
     json.loads(result.to_json())
 
 

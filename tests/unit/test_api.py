@@ -13,6 +13,7 @@ import extractor._api
 import extractor._cascade
 import extractor._types
 from extractor import (
+    DEFAULT_STAGES,
     Candidate,
     ExtractOptions,
     Metadata,
@@ -29,6 +30,9 @@ from extractor import (
 from extractor._metadata import read_metadata
 from extractor._postprocess import html_to_text
 from extractor._types import METADATA_SOURCE
+
+CASCADE_ONLY = ExtractOptions(stages=DEFAULT_STAGES)
+"""The default stages, chosen: the cascade's reading, not combined with trafilatura's."""
 
 PARAGRAPHS = "".join(
     f"<p>Paragraph {i} of the story, with enough words to read like prose, and a comma.</p>"
@@ -91,7 +95,10 @@ def test_trace_records_rules_and_every_stage_attempt() -> None:
     kinds = [(entry.kind, entry.name, entry.outcome) for entry in result.trace]
     assert ("rule", "chrome", "removed") in kinds
     assert ("stage", "readability-js", "skipped") in kinds
-    assert ("stage", "readability-lxml", "accepted") == kinds[-1]
+    accepted = [kind for kind in kinds if kind[0] == "stage" and kind[2] == "accepted"]
+    assert accepted == [("stage", "readability-lxml", "accepted")]
+    # The page shows no type: trafilatura's reading was weighed, and added nothing.
+    assert kinds[-1] == ("stage", "trafilatura", "rejected")
 
 
 def test_readability_js_result_comes_first_when_present() -> None:
@@ -101,7 +108,7 @@ def test_readability_js_result_comes_first_when_present() -> None:
             content="<div><p>Reader View saw these words here.</p></div>", title="RV"
         ),
     )
-    result = extract(snapshot)
+    result = extract(snapshot, options=CASCADE_ONLY)
     assert result.stage == "readability-js"
     # Readability.js moved the headline into `title`; it stays the metadata's, not the text's.
     assert result.text.strip() == "Reader View saw these words here."

@@ -1,0 +1,255 @@
+"""Merging two readings of a page block by block, in the page's order.
+
+Each reading (clean HTML from a stage) is cut into blocks: paragraphs, headings, list items,
+tables, code, quotes, figures, and text lying loose in a wrapper. The two block sequences
+are aligned on their words (``difflib``), so a block both readings kept appears once, and a
+block only one kept appears where it stood in the page, between its neighbours. A block of
+the second reading whose words all lie inside the first's text (cut differently: one
+paragraph there, two here) is not repeated. List items come back inside a list of their
+kind.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+import lxml.html
+from lxml.html import HtmlElement
+
+from ._parse import parse_fragment
+from ._text import words
+
+LEAF_BLOCKS = frozenset(
+    {"p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table", "figure", "hr"}
+    | {"dl", "address", "details"}
+)
+"""Blocks taken whole: nothing inside them is a block of its own for the merge."""
+LISTS = frozenset({"ul", "ol"})
+CONTAINERS = frozenset({"div", "section", "article", "main", "body", "header", "footer", "aside"})
+
+
+@dataclass(frozen=True)
+class Block:
+    """One block of a reading: its element (owned by the merge) and its words as a key."""
+
+    element: HtmlElement
+    key: str
+    list_tag: str | None = None  # "ul" or "ol" for a list item
+
+
+@dataclass(frozen=True)
+class MergeCounts:
+    """How many blocks of the merge came from both readings, the first only, the second."""
+
+    both: int
+    first_only: int
+    second_only: int
+
+
+def blocks(html: str) -> list[Block]:
+    """The blocks of an HTML fragment, in order. A block without words is kept when it holds
+    an element (a picture, a rule); its key is empty."""
+    if not html.strip():
+        return []
+    return [
+        block
+        for block in _walk(parse_fragment(html))
+        if block.key or any(isinstance(node.tag, str) for node in block.element.iter())
+    ]
+
+
+def _walk(root: HtmlElement) -> Iterator[Block]:
+    # Iterative: a reading can be nested as deep as the page it came from.
+    stack: list[HtmlElement | _Run] = [root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Run):
+            paragraph = item.paragraph()
+            yield Block(paragraph, _key(paragraph.text_content()))
+            continue
+        tag = item.tag if isinstance(item.tag, str) else ""
+        if tag in LISTS:
+            stack.extend(reversed([child for child in item if child.tag == "li"]))
+        elif tag == "li":
+            yield Block(_detached(item), _key(item.text_content()), _list_tag(item))
+        elif tag in LEAF_BLOCKS or item is not root and tag not in CONTAINERS:
+            yield Block(_detached(item), _key(item.text_content()))
+        else:
+            stack.extend(reversed(_parts(item)))
+
+
+class _Run:
+    """Text and inline elements lying loose in a container between two blocks."""
+
+    def __init__(self) -> None:
+        self.parts: list[HtmlElement | str] = []
+
+    def holds_something(self) -> bool:
+        """Whether the run has words or an element (a picture holds no words)."""
+        return any(not isinstance(part, str) or _key(part) for part in self.parts)
+
+    def paragraph(self) -> HtmlElement:
+        paragraph = lxml.html.Element("p")
+        for part in self.parts:
+            if isinstance(part, str):
+                if len(paragraph):
+                    paragraph[-1].tail = (paragraph[-1].tail or "") + part
+                else:
+                    paragraph.text = (paragraph.text or "") + part
+            else:
+                paragraph.append(_detached(part))
+        return paragraph
+
+
+def _is_block(element: HtmlElement) -> bool:
+    tag = element.tag
+    return tag in LEAF_BLOCKS or tag in LISTS or tag in CONTAINERS or tag == "li"
+
+
+def _parts(container: HtmlElement) -> list[HtmlElement | _Run]:
+    """A container's block children, and runs of the inline content between them, in order."""
+    parts: list[HtmlElement | _Run] = []
+    run = _Run()
+
+    def add_text(text: str | None) -> None:
+        if text:
+            run.parts.append(text)
+
+    add_text(container.text)
+    for child in container:
+        if isinstance(child.tag, str) and _is_block(child):
+            if run.holds_something():
+                parts.append(run)
+            run = _Run()
+            parts.append(child)
+        elif isinstance(child.tag, str):
+            run.parts.append(child)
+        add_text(child.tail)
+    if run.holds_something():
+        parts.append(run)
+    return parts
+
+
+def _list_tag(item: HtmlElement) -> str:
+    parent = item.getparent()
+    return "ol" if parent is not None and parent.tag == "ol" else "ul"
+
+
+def _detached(element: HtmlElement) -> HtmlElement:
+    """A copy of ``element`` without its tail (the tail is the next part's text)."""
+    duplicate = copy.deepcopy(element)
+    duplicate.tail = None
+    return duplicate
+
+
+def _key(text: str) -> str:
+    return " ".join(word.lower() for word in words(text))
+
+
+def merge(first: list[Block], second: list[Block]) -> tuple[list[Block], MergeCounts]:
+    """The union of two block sequences in page order: ``first``'s blocks, with ``second``'s
+    inserted where the alignment puts them, unless their words lie inside ``first``'s text."""
+    first_text = f" {' '.join(block.key for block in first)} "
+    first_shingles = _shingles(first_text.split())
+    merged: list[Block] = []
+    equal = contained = 0
+    for operation, ours, theirs in _aligned(first, second):
+        merged.extend(ours)
+        if operation == "equal":
+            equal += len(ours)
+            continue
+        for block in theirs:
+            if not block.key:
+                continue  # a picture only the second reading kept: words are what it vouches for
+            if _contained(block.key, first_text, first_shingles):
+                contained += 1
+            else:
+                merged.append(block)
+    counts = MergeCounts(
+        both=equal + contained,
+        first_only=len(first) - equal,
+        second_only=len(merged) - len(first),
+    )
+    return merged, counts
+
+
+def restyle(first: list[Block], second: list[Block]) -> tuple[list[Block], MergeCounts]:
+    """``second``'s selection of blocks, each in ``first``'s markup where the two readings
+    hold the same block (one reader keeps code and its language, the other chose better)."""
+    selected: list[Block] = []
+    equal = 0
+    for operation, ours, theirs in _aligned(first, second):
+        if operation == "equal":
+            selected.extend(ours)
+            equal += len(ours)
+            continue
+        for block in theirs:
+            twin = next((mine for mine in ours if _similar(mine.key, block.key)), None)
+            equal += twin is not None
+            selected.append(twin or block)
+        # A picture only the first reading has: the second reader was not asked for pictures.
+        selected.extend(block for block in ours if not block.key)
+    counts = MergeCounts(
+        both=equal, first_only=len(first) - equal, second_only=len(second) - equal
+    )
+    return selected, counts
+
+
+def _aligned(
+    first: list[Block], second: list[Block]
+) -> Iterator[tuple[str, list[Block], list[Block]]]:
+    """The alignment of two block sequences on their words: (operation, first's blocks,
+    second's blocks) in page order, as ``difflib`` gives them."""
+    matcher = SequenceMatcher(
+        a=[block.key for block in first], b=[block.key for block in second], autojunk=False
+    )
+    for operation, a_start, a_end, b_start, b_end in matcher.get_opcodes():
+        yield operation, first[a_start:a_end], second[b_start:b_end]
+
+
+CONTAINED_SHARE = 0.6
+"""A block of the second reading whose word triples are at least this share in the first
+reading is the same text cut or trimmed differently (a post with or without its date line),
+not a block of its own."""
+
+
+def _shingles(tokens: list[str]) -> set[tuple[str, ...]]:
+    return {tuple(tokens[i : i + 3]) for i in range(len(tokens) - 2)}
+
+
+def _contained(key: str, first_text: str, first_shingles: set[tuple[str, ...]]) -> bool:
+    if f" {key} " in first_text:
+        return True
+    shingles = _shingles(key.split())
+    return bool(shingles) and len(shingles & first_shingles) / len(shingles) >= CONTAINED_SHARE
+
+
+def _similar(first: str, second: str) -> bool:
+    """Whether two blocks are one block read slightly differently (a word of code or a link
+    more or less): most of each one's word triples are in the other."""
+    if first == second:
+        return True
+    a, b = _shingles(first.split()), _shingles(second.split())
+    shared = len(a & b)
+    return bool(a and b) and min(shared / len(a), shared / len(b)) >= CONTAINED_SHARE
+
+
+def to_element(merged: list[Block]) -> HtmlElement:
+    """A ``<div>`` holding the blocks, consecutive list items of one kind in one list."""
+    root = lxml.html.Element("div")
+    current_list: HtmlElement | None = None
+    for block in merged:
+        if block.list_tag is None:
+            current_list = None
+            root.append(block.element)
+            continue
+        if current_list is None or current_list.tag != block.list_tag:
+            current_list = lxml.html.Element(block.list_tag)
+            current_list.text = "\n"
+            root.append(current_list)
+        block.element.tail = "\n"
+        current_list.append(block.element)
+    return root

@@ -1,0 +1,155 @@
+"""Combining the cascade's reading with trafilatura's as the page type says
+(extractor/_combine.py). The judge is replaced by a fixed reading here, so each policy is
+tested on readings the test chose; tests/unit/test_trafilatura.py runs the real one."""
+
+from __future__ import annotations
+
+import lxml.html
+import pytest
+
+import extractor._combine as combine_module
+from extractor import DEFAULT_STAGES, ExtractOptions, extract
+from extractor._cascade import Candidate, CascadeResult, Skip, StageInput
+from extractor._combine import COMBINED_STAGE, Policy, combine, fallback, policy_for
+from extractor._pagetype import PageType
+from extractor._postprocess import CleanContent
+from extractor._types import PageSnapshot
+
+ARTICLE_SHOWN = PageType("article", {"article": 3.0})
+UNSHOWN = PageType("article", {})
+FORUM = PageType("forum", {"forum": 4.0})
+DOCS = PageType("documentation", {"documentation": 3.0})
+
+
+def fixed_judge(html: str | None):
+    """A stand-in for TrafilaturaStage that reads ``html`` (or skips when None)."""
+
+    class FixedJudge:
+        name = "trafilatura"
+        calls = 0
+
+        def __init__(self, *, comments: bool = False) -> None:
+            self.comments = comments
+
+        def __call__(self, page: StageInput) -> Candidate | Skip:
+            FixedJudge.calls += 1
+            if html is None:
+                return Skip("trafilatura found no main content")
+            return Candidate(lxml.html.fragment_fromstring(html, create_parent="div"))
+
+    return FixedJudge
+
+
+def page() -> StageInput:
+    html = "<html><body><p>unused</p></body></html>"
+    return StageInput(
+        snapshot=PageSnapshot(html=html),
+        document=lxml.html.document_fromstring(html),
+        base_url=None,
+    )
+
+
+def accepted(html: str) -> CascadeResult:
+    return CascadeResult(
+        stage="readability-lxml", content=CleanContent(html=html, text=""), trace=[]
+    )
+
+
+OURS = "<p>First post: the lens focuses fast.</p><p>Third post: mine too, even at night.</p>"
+THEIRS = (
+    "<p>First post: the lens focuses fast.</p><p>Second post: which body do you use?</p>"
+    "<p>Third post: mine too, even at night.</p>"
+)
+
+
+def test_policy_follows_the_page_type() -> None:
+    assert policy_for(ARTICLE_SHOWN) is Policy.OURS
+    assert policy_for(UNSHOWN) is Policy.UNION
+    assert policy_for(FORUM) is Policy.UNION
+    assert policy_for(DOCS) is Policy.THEIRS
+
+
+def test_an_article_that_shows_its_type_keeps_the_cascade_reading(monkeypatch) -> None:
+    judge = fixed_judge(THEIRS)
+    monkeypatch.setattr(combine_module, "TrafilaturaStage", judge)
+    result = accepted(OURS)
+    assert combine(page(), result, ARTICLE_SHOWN) is result
+    assert judge.calls == 0
+
+
+def test_union_adds_the_judge_blocks_in_page_order(monkeypatch) -> None:
+    monkeypatch.setattr(combine_module, "TrafilaturaStage", fixed_judge(THEIRS))
+    result = combine(page(), accepted(OURS), FORUM)
+    assert result.stage == COMBINED_STAGE
+    text = result.content.text
+    assert text.index("First post") < text.index("Second post") < text.index("Third post")
+    entry = result.trace[-1]
+    assert (entry.name, entry.outcome) == (COMBINED_STAGE, "accepted")
+    assert "2 blocks in both" in entry.reason and "1 only in trafilatura's" in entry.reason
+
+
+def test_union_with_nothing_new_keeps_the_cascade_reading_as_it_was(monkeypatch) -> None:
+    monkeypatch.setattr(
+        combine_module,
+        "TrafilaturaStage",
+        fixed_judge("<p>Third post: mine too, even at night.</p>"),
+    )
+    original = accepted(OURS)
+    result = combine(page(), original, FORUM)
+    assert result.stage == "readability-lxml"
+    assert result.content == original.content
+    assert (result.trace[-1].name, result.trace[-1].outcome) == ("trafilatura", "rejected")
+
+
+def test_theirs_takes_the_judge_selection(monkeypatch) -> None:
+    monkeypatch.setattr(
+        combine_module, "TrafilaturaStage", fixed_judge("<h2>Install</h2><p>Run the installer.</p>")
+    )
+    result = combine(page(), accepted("<p>Sidebar link list</p><h2>Install</h2>"), DOCS)
+    assert result.stage == "trafilatura"
+    assert "Sidebar" not in result.content.text
+    assert "Run the installer." in result.content.text
+
+
+def test_a_judge_with_nothing_leaves_the_cascade_reading_and_says_why(monkeypatch) -> None:
+    monkeypatch.setattr(combine_module, "TrafilaturaStage", fixed_judge(None))
+    original = accepted(OURS)
+    result = combine(page(), original, DOCS)
+    assert result.stage == "readability-lxml" and result.content == original.content
+    entry = result.trace[-1]
+    assert entry.outcome == "skipped" and "no main content" in entry.reason
+
+
+def test_fallback_needs_min_words(monkeypatch) -> None:
+    monkeypatch.setattr(combine_module, "TrafilaturaStage", fixed_judge("<p>two words</p>"))
+    assert fallback(page(), UNSHOWN, min_words=3) is None
+    found = fallback(page(), UNSHOWN, min_words=2)
+    assert found is not None and found.stage == "trafilatura"
+    assert "every stage of the cascade came back empty" in found.trace[-1].reason
+
+
+FORUM_PAGE = (
+    '<html><head><title>Lens thread</title><script type="application/ld+json">'
+    '{"@type": "DiscussionForumPosting", "headline": "Lens thread"}</script></head><body>'
+    f"<div>{OURS}</div></body></html>"
+)
+
+
+def test_extract_combines_by_default_and_not_with_chosen_stages(monkeypatch) -> None:
+    judge = fixed_judge(THEIRS)
+    monkeypatch.setattr(combine_module, "TrafilaturaStage", judge)
+    combined = extract(FORUM_PAGE)
+    assert combined.page_type == "forum"
+    assert combined.stage == COMBINED_STAGE and "Second post" in combined.text
+    calls = judge.calls
+    chosen = extract(FORUM_PAGE, options=ExtractOptions(stages=DEFAULT_STAGES))
+    assert judge.calls == calls  # a caller who chose stages gets those stages' reading
+    assert "Second post" not in chosen.text
+
+
+@pytest.mark.parametrize("source", ["<html><body></body></html>", "<p>\u00a0</p>"])
+def test_a_page_with_nothing_in_it_is_still_no_content(source: str) -> None:
+    from extractor import ReadermodeError
+
+    with pytest.raises(ReadermodeError):
+        extract(source)

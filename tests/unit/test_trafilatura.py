@@ -1,0 +1,89 @@
+"""trafilatura as a judge (extractor/_trafilatura.py): the page it is given and what it reads."""
+
+from __future__ import annotations
+
+import lxml.html
+
+import extractor._trafilatura as judge_module
+from extractor import extract
+from extractor._cascade import Candidate, Skip, StageInput
+from extractor._options import ALL_RULES
+from extractor._rules import HIDDEN_MARK, VISIBLE_MARK
+from extractor._trafilatura import TrafilaturaStage, judge_document
+from extractor._types import PageSnapshot
+
+PROSE = " ".join(
+    f"Sentence {i} of the guide explains one more step of the installation in plain words."
+    for i in range(12)
+)
+
+
+def stage_input(html: str) -> StageInput:
+    return StageInput(
+        snapshot=PageSnapshot(html=html),
+        document=lxml.html.document_fromstring(html),
+        base_url="https://docs.example/guide",
+        rules=ALL_RULES,
+    )
+
+
+def test_judge_document_drops_what_the_renderer_saw_hidden_and_scripts() -> None:
+    html = (
+        f"<html><body><p>{PROSE}</p><div {HIDDEN_MARK}='display'>unseen promo text</div>"
+        f"<div {HIDDEN_MARK}='visibility'><p {VISIBLE_MARK}=''>shown again child</p></div>"
+        "<script>var injected = 'script words';</script></body></html>"
+    )
+    text = judge_document(html, ALL_RULES).text_content()
+    assert "unseen promo" not in text and "script words" not in text
+    assert "shown again child" in text  # visibility:hidden undone below is not hidden
+
+
+def test_judge_document_keeps_hidden_elements_when_the_caller_keeps_hidden() -> None:
+    html = f"<html><body><div {HIDDEN_MARK}='display'>kept on request</div></body></html>"
+    assert "kept on request" in judge_document(html, ALL_RULES - {"hidden"}).text_content()
+
+
+def test_judge_document_unwraps_a_page_served_inside_noscript() -> None:
+    html = f"<html><body><div id='app'></div><noscript><p>{PROSE}</p></noscript></body></html>"
+    assert "Sentence 11" in judge_document(html, ALL_RULES).text_content()
+
+
+def test_trafilatura_reads_headings_code_and_inline_code() -> None:
+    html = (
+        "<html><head><title>Guide</title></head><body><nav><a href='/'>Home</a> <a href='/x'>X</a>"
+        f"</nav><main><h2>Installing</h2><p>{PROSE}</p>"
+        "<p>Then run <code>pip install tool</code> in a shell and wait for it to finish.</p>"
+        "<pre><code>tool --version\ntool init</code></pre></main></body></html>"
+    )
+    outcome = TrafilaturaStage()(stage_input(html))
+    assert isinstance(outcome, Candidate)
+    markup = lxml.html.tostring(outcome.element, encoding="unicode")
+    assert "<h2>Installing</h2>" in markup or "Installing" in outcome.element.text_content()
+    assert "tool init" in outcome.element.text_content()
+    # Inline code stays in its sentence: the paragraph is not cut at the code.
+    sentence = next(p for p in outcome.element.iter("p") if "pip install" in p.text_content())
+    assert "wait for it to finish" in sentence.text_content()
+
+
+def test_trafilatura_is_not_asked_about_a_huge_page(monkeypatch) -> None:
+    monkeypatch.setattr(judge_module, "TRAFILATURA_MAX_ELEMENTS", 5)
+    outcome = TrafilaturaStage()(stage_input(f"<html><body><p>{PROSE}</p>" + "<b>x</b>" * 10))
+    assert isinstance(outcome, Skip) and "elements" in outcome.reason
+
+
+def test_hidden_text_of_a_rendered_forum_never_comes_back_through_the_judge() -> None:
+    posts = "".join(
+        f"<div class='post'><span class='author'>member{i}</span><p>Reply {i}: {PROSE}</p></div>"
+        for i in range(4)
+    )
+    html = (
+        '<html><head><title>Thread</title><script type="application/ld+json">'
+        '{"@type": "DiscussionForumPosting", "headline": "Thread"}</script></head><body>'
+        f"<div class='thread'>{posts}<div class='post' {HIDDEN_MARK}='display'>"
+        "<p>Moderator-only note that no reader sees on the page.</p></div></div></body></html>"
+    )
+    result = extract(PageSnapshot(html=html, url="https://forum.example/t/1"))
+    assert result.page_type == "forum"
+    assert any(entry.name in ("trafilatura", "combined") for entry in result.trace)
+    assert "Moderator-only" not in result.text
+    assert all(f"Reply {i}:" in result.text for i in range(4))
