@@ -119,17 +119,25 @@ def _is_hidden(element: HtmlElement) -> bool:
     if element.get("aria-hidden", "").lower() == "true":
         # Readability.js keeps aria-hidden fallback images (lazy-loading libraries use them).
         return "fallback-image" not in element.get("class", "")
-    if element.get(FEED_MARK) is not None:
-        return True
-    mark = element.get(HIDDEN_MARK)
-    if mark is not None:
-        # visibility:hidden can be undone below (the renderer marks such children visible):
-        # then the subtree is not hidden as a whole.
-        return not (mark == "visibility" and element.find(f".//*[@{VISIBLE_MARK}]") is not None)
+    if element.get(FEED_MARK) is not None or element.get(HIDDEN_MARK) is not None:
+        return marked_by_renderer(element)
     if element.tag == "input" and element.get("type", "").lower() == "hidden":
         return True
     style = element.get("style")
     return bool(style and _HIDDEN_STYLE.search(style))
+
+
+def marked_by_renderer(element: HtmlElement) -> bool:
+    """Whether the renderer saw ``element`` hidden from a reader, or marked it as an endless
+    feed it scrolled."""
+    if element.get(FEED_MARK) is not None:
+        return True
+    mark = element.get(HIDDEN_MARK)
+    if mark is None:
+        return False
+    # visibility:hidden can be undone below (the renderer marks such children visible):
+    # then the subtree is not hidden as a whole.
+    return not (mark == "visibility" and element.find(f".//*[@{VISIBLE_MARK}]") is not None)
 
 
 def _select_hidden(walk: _Walk) -> Iterable[HtmlElement]:

@@ -16,7 +16,7 @@ import lxml.html
 from ._cascade import Candidate, Skip, StageInput
 from ._noscript import reveal_noscript_page
 from ._parse import parse_html
-from ._rules import HIDDEN_MARK, VISIBLE_MARK, apply_rules
+from ._rules import apply_rules, marked_by_renderer
 from ._stages import READABILITY_LXML_MAX_DEPTH, nesting
 
 TRAFILATURA_MAX_ELEMENTS = 60_000
@@ -40,21 +40,16 @@ on wcxb-dev, product pages: 0.622 F1 with this set, 0.615 with "comments" too, 0
 def judge_document(html: str, rules: frozenset[str]) -> lxml.html.HtmlElement:
     """The page for trafilatura: our own parse of ``html`` (so its text is decoded and cleaned
     as every stage's is), less ``JUDGE_RULES`` and, unless the caller keeps ``hidden``, every
-    element the renderer saw hidden: what a reader could not see must not come back through
-    the judge."""
+    element the renderer saw hidden or marked as an endless feed: what the hidden rule keeps
+    from the cascade must not come back through the judge."""
     document = parse_html(html)
     reveal_noscript_page(document)  # as the cascade does: a page served inside <noscript>
     apply_rules(document, rules & JUDGE_RULES)
     if "hidden" not in rules:
         return document
     for element in list(document.iter()):
-        mark = element.get(HIDDEN_MARK)
-        if mark is None or element.getparent() is None:
-            continue
-        # As the hidden rule reads it: visibility:hidden undone below is not hidden as a whole.
-        if mark == "visibility" and element.find(f".//*[@{VISIBLE_MARK}]") is not None:
-            continue
-        element.drop_tree()
+        if element.getparent() is not None and marked_by_renderer(element):
+            element.drop_tree()
     return document
 
 

@@ -174,7 +174,9 @@ def reader_view_side(result: ReadabilityResult | None) -> ReaderViewSide:
 def stage_reason(trace: tuple[TraceEntry, ...]) -> str:
     """Why the winning stage won: its own note, after why each stage before it gave way."""
     stages = [entry for entry in trace if entry.kind == "stage"]
-    accepted = next((entry for entry in stages if entry.outcome == "accepted"), None)
+    # The last accepted entry is the winner: a combination with trafilatura's reading comes
+    # after the cascade stage it started from.
+    accepted = next((entry for entry in reversed(stages) if entry.outcome == "accepted"), None)
     before = [
         f"{entry.name} {entry.outcome}: {entry.reason}"
         for entry in stages

@@ -8,7 +8,7 @@ import extractor._trafilatura as judge_module
 from extractor import extract
 from extractor._cascade import Candidate, Skip, StageInput
 from extractor._options import ALL_RULES
-from extractor._rules import HIDDEN_MARK, VISIBLE_MARK
+from extractor._rules import FEED_MARK, HIDDEN_MARK, VISIBLE_MARK
 from extractor._trafilatura import TrafilaturaStage, judge_document
 from extractor._types import PageSnapshot
 
@@ -31,10 +31,12 @@ def test_judge_document_drops_what_the_renderer_saw_hidden_and_scripts() -> None
     html = (
         f"<html><body><p>{PROSE}</p><div {HIDDEN_MARK}='display'>unseen promo text</div>"
         f"<div {HIDDEN_MARK}='visibility'><p {VISIBLE_MARK}=''>shown again child</p></div>"
+        f"<div {FEED_MARK}=''><p>Feed story number 1</p></div>"
         "<script>var injected = 'script words';</script></body></html>"
     )
     text = judge_document(html, ALL_RULES).text_content()
     assert "unseen promo" not in text and "script words" not in text
+    assert "Feed story" not in text  # an endless feed the renderer scrolled
     assert "shown again child" in text  # visibility:hidden undone below is not hidden
 
 
