@@ -17,6 +17,7 @@ import lxml.etree
 from lxml.html import HtmlElement
 
 from ._cascade import Candidate, Skip, Stage, StageInput
+from ._options import MIN_WORDS
 from ._stages import ReadabilityLxmlStage
 from ._text import folded_words
 
@@ -133,8 +134,12 @@ class RecordsStage:
         max_link_share: float = MAX_LINK_SHARE,
         small_pick: float = SMALL_PICK,
         containment: float | None = CONTAINMENT,
+        run_when_skipped: bool = True,
     ) -> None:
         self.inner = inner if inner is not None else ReadabilityLxmlStage()
+        self.run_when_skipped = run_when_skipped
+        """Whether the run stands in for an inner stage that had nothing or an empty pick
+        (readability-js has nothing on every static page: the next stage reads those)."""
         self.name = self.inner.name
         self.max_link_share = max_link_share
         self.small_pick = small_pick
@@ -142,6 +147,8 @@ class RecordsStage:
 
     def __call__(self, page: StageInput) -> Candidate | Skip:
         picked = self.inner(page)
+        if isinstance(picked, Skip) and not self.run_when_skipped:
+            return picked
         run = find_run(page.document, self.max_link_share)
         if run is None:
             return picked
@@ -154,8 +161,8 @@ class RecordsStage:
             folded_words(run.parent.text_content()),
             folded_words(picked.element.text_content()),
         )
-        if len(ours) <= len(theirs):
-            return picked
+        if len(ours) <= len(theirs) or not self.run_when_skipped and len(theirs) < MIN_WORDS:
+            return picked  # (an empty pick is the cascade's to reject, as a Skip is)
         if len(theirs) < self.small_pick * len(ours):
             return Candidate(
                 copy.deepcopy(run.parent),

@@ -19,6 +19,9 @@ from ._types import TraceEntry
 
 WIDENED_STAGE = "readability-lxml"
 """The stage whose pick ``RecordsStage`` widens on pages that are not articles."""
+WIDENED_IN_PAGE = "readability-js"
+"""Widened the same way on rendered pages, where it runs first: Readability.js also picks
+one post of a thread (its pick is read by its words, as readability-lxml's is)."""
 KEEP_COMMENTS_ON = frozenset({"forum"})
 """Types whose posts the ``comments`` rule would throw away."""
 
@@ -31,15 +34,20 @@ def typed_rules(page_type: PageType, rules: frozenset[str]) -> frozenset[str]:
 
 
 def typed_stages(page_type: PageType, stages: tuple[Stage, ...]) -> tuple[Stage, ...]:
-    """``stages`` with readability-lxml's pick replaced by the run of records when it is a
-    fragment of the run, and widened to the run when the run holds it, except on pages that
+    """``stages`` with readability-lxml's pick (and Readability.js's, on a rendered page)
+    replaced by the run of records when it is a fragment of the run, and widened to the run when the run holds it, except on pages that
     show themselves as articles (the article benchmark lost by the widening there)."""
     article = page_type.kind == DEFAULT_TYPE and page_type.shown
     containment = None if article else CONTAINMENT
-    return tuple(
-        RecordsStage(stage, containment=containment) if stage.name == WIDENED_STAGE else stage
-        for stage in stages
-    )
+    return tuple(_typed_stage(stage, containment) for stage in stages)
+
+
+def _typed_stage(stage: Stage, containment: float | None) -> Stage:
+    if stage.name == WIDENED_STAGE:
+        return RecordsStage(stage, containment=containment)
+    if stage.name == WIDENED_IN_PAGE:
+        return RecordsStage(stage, containment=containment, run_when_skipped=False)
+    return stage
 
 
 def page_type_entry(page_type: PageType) -> TraceEntry:

@@ -1,7 +1,8 @@
 """WCXB benchmark: readermode static against its peers on seven page types, in one run.
 
 Usage: benchmark_wcxb.py [--corpus DIR] [--limit N] [--types a,b] [--systems a,b]
-[--sample N] [--out DIR]. ``--systems`` takes these short names (default: all three):
+[--sample N] [--render-sample N] [--concurrency N] [--out DIR]. ``--systems`` takes these
+short names (default: all five):
 
   static            readermode static: what ``readermode FILE --no-render -f text`` prints,
                     computed in-process: ``extractor.extract(bytes, url=truth url)`` then
@@ -13,9 +14,16 @@ Usage: benchmark_wcxb.py [--corpus DIR] [--limit N] [--types a,b] [--systems a,b
                     body alone is printed beside it)
   readability-lxml  ``readability.Document(html)``: ``.title()`` line, then the text of
                     ``.summary(html_partial=True)``
+  rendered          readermode rendered: the page served from memory at its URL in one
+                    offline Chromium (scripts/wcxb_render.py), then what
+                    ``readermode URL -f text`` prints; its ms is the render's wall time
+  readability-js    Readability.js alone: the title line and text of the same render's
+                    in-page Readability.js result (charThreshold 0, as our cascade runs it)
 
-Rendered readermode and Readability.js alone are not here yet (they need Chromium; see
-scripts/benchmark_corpus.py for how the article benchmark does it).
+Rendering every page takes about 1.5 s a page at two at a time, so the two rendered systems
+run on a fixed stratified sample, ``--render-sample N`` pages of each type (default 20: 140
+pages, the gate's sample; 0 renders every chosen page). The run then prints a second table:
+every system on just those pages, so the rendered rows are compared on the same pages.
 
 Method: the corpus's own (its README.md; ``extractor/_token_score.py``): per page, lower-cased
 ``\\w+`` token multisets, precision, recall and F1; the figures are means over pages, overall and
@@ -62,9 +70,13 @@ import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 REPO = Path(__file__).resolve().parents[1]
 SYSTEMS = {
     "static": "readermode static",
+    "rendered": "readermode rendered",
     "trafilatura": "trafilatura",
     "readability-lxml": "readability-lxml",
+    "readability-js": "Readability.js",
 }
+RENDERED = ("rendered", "readability-js")
+"""The systems that need Chromium, run on the render sample."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +164,8 @@ def summary_line(label: str, rows: list[Scored]) -> str:
     )
 
 
-def report(scored: list[Scored], systems: list[str]) -> None:
+def report(scored: list[Scored], systems: list[str], title: str) -> None:
+    print(f"\n== {title}")
     header = f"{'':<20} {'pages':>5} {'F1':>6} {'P':>6} {'R':>6} {'with':>6} {'without':>8}"
     print(f"\n{header} {'med ms':>8} {'err':>4}")
     for kind in ("all", *TYPES):
@@ -167,13 +180,15 @@ def report(scored: list[Scored], systems: list[str]) -> None:
     if body:
         print(f"(trafilatura's body alone: median {statistics.median(body):.1f} ms/page)")
     print("(with: share of `with` snippets found; without: share of `without` snippets present)")
-    print("\nF1 by type  " + " ".join(f"{kind[:6]:>7}" for kind in ("all", *TYPES)))
+    print("\nF1 by type       " + " ".join(f"{kind[:6]:>7}" for kind in ("all", *TYPES)))
     for system in systems:
+        if not any(row.system == system for row in scored):
+            continue
         cells = []
         for kind in ("all", *TYPES):
             rows = [r for r in scored if r.system == system and kind in ("all", r.page.type)]
             cells.append(f"{mean_scores(r.score for r in rows).f1:>7.3f}" if rows else " " * 7)
-        print(f"{system[:11]:<11} " + " ".join(cells))
+        print(f"{system[:16]:<16} " + " ".join(cells))
 
 
 def write_rows(path: Path, scored: list[Scored]) -> None:
@@ -195,6 +210,8 @@ def plot(path: Path, scored: list[Scored], systems: list[str]) -> None:
     width = 0.8 / len(systems)
     fig, ax = plt.subplots(figsize=(10, 4.5), dpi=120)
     for index, system in enumerate(systems):
+        if not any(row.system == system for row in scored):
+            continue
         means = [
             mean_scores(
                 r.score for r in scored if r.system == system and kind in ("all", r.page.type)
@@ -210,6 +227,35 @@ def plot(path: Path, scored: list[Scored], systems: list[str]) -> None:
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
+
+
+def score_in_process(pages: list[WcxbPage], systems: list[str], started: float) -> list[Scored]:
+    """The systems that need no browser, page by page."""
+    scored: list[Scored] = []
+    for n, page in enumerate(pages, 1):
+        data = page.html_bytes()
+        html = data.decode("utf-8", "replace")
+        scored.extend(score(page, s, run_one(s, page, data, html)) for s in systems)
+        if n % 50 == 0 or n == len(pages):
+            print(f"  {n}/{len(pages)}, {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    return scored
+
+
+def score_rendered(pages: list[WcxbPage], systems: list[str], concurrency: int) -> list[Scored]:
+    """The rendered systems: one render per page feeds both."""
+    from wcxb_render import render_pages  # here: only a run with a rendered system needs Chromium
+
+    renders = render_pages(pages, concurrency)
+    scored: list[Scored] = []
+    for page in pages:
+        got = renders[page.id]
+        texts = {"rendered": got.readermode, "readability-js": got.readability_js}
+        scored.extend(
+            score(page, system, Outcome(texts[system], got.ms, error=got.error))
+            for system in systems
+            if system in RENDERED
+        )
+    return scored
 
 
 def choose_pages(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[WcxbPage]:
@@ -231,6 +277,10 @@ def main() -> None:
     parser.add_argument("--types", default="", help="comma-separated page types")
     parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated subset")
     parser.add_argument("--sample", type=int, default=0, help="N pages per type (by id hash)")
+    parser.add_argument(
+        "--render-sample", type=int, default=20, help="N pages per type rendered (0: all)"
+    )
+    parser.add_argument("--concurrency", type=int, default=2, help="renders at a time")
     parser.add_argument("--out", type=Path, default=REPO / "benchmark-results", help="output dir")
     args = parser.parse_args()
     chosen = {s.strip() for s in args.systems.split(",") if s.strip()}
@@ -240,17 +290,19 @@ def main() -> None:
     started = time.perf_counter()
     pages = choose_pages(args, parser)
     print(f"Corpus: {args.corpus} ({len(pages)} pages); systems: {', '.join(systems)}")
-    scored: list[Scored] = []
-    for n, page in enumerate(pages, 1):
-        data = page.html_bytes()
-        html = data.decode("utf-8", "replace")
-        scored.extend(score(page, s, run_one(s, page, data, html)) for s in systems)
-        if n % 50 == 0 or n == len(pages):
-            print(f"  {n}/{len(pages)}, {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    scored = score_in_process(pages, [s for s in systems if s not in RENDERED], started)
+    rendered_ids: set[str] = set()
+    if any(s in RENDERED for s in systems):
+        to_render = stratified_sample(pages, args.render_sample) if args.render_sample else pages
+        rendered_ids = {page.id for page in to_render}
+        scored.extend(score_rendered(to_render, systems, args.concurrency))
     args.out.mkdir(parents=True, exist_ok=True)
     write_rows(args.out / "wcxb-scores.csv", scored)
     plot(args.out / "wcxb-f1-by-type.png", scored, systems)
-    report(scored, systems)
+    report(scored, systems, f"every chosen page ({len(pages)})")
+    if rendered_ids and len(rendered_ids) < len(pages):
+        on_sample = [row for row in scored if row.page.id in rendered_ids]
+        report(on_sample, systems, f"the render sample ({len(rendered_ids)} pages), all systems")
     print(f"\nPer-page rows: {args.out / 'wcxb-scores.csv'}")
     print(f"Plot: {args.out / 'wcxb-f1-by-type.png'}")
     print(f"Total run time: {time.perf_counter() - started:.0f} s")

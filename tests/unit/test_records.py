@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import lxml.html
 
-from extractor import extract
+from extractor import ExtractOptions, extract
 from extractor._cascade import Candidate, Skip, StageInput
 from extractor._pagetype import PageType
 from extractor._records import CONTAINMENT, RecordsStage, find_run
 from extractor._stages import DEFAULT_STAGES
 from extractor._typed import typed_rules, typed_stages
-from extractor._types import PageSnapshot
+from extractor._types import PageSnapshot, ReadabilityResult
 
 
 def post(i: int) -> str:
@@ -129,3 +129,29 @@ def test_a_cookie_dialog_is_never_the_run() -> None:
     )
     html = f"<html><body><div id='onetrust-consent-sdk'>{sections}</div>{post(0)}</body></html>"
     assert find_run(lxml.html.document_fromstring(html)) is None
+
+
+def test_readability_js_picking_one_post_of_a_rendered_thread_gives_way_to_the_run() -> None:
+    # Rendered pages run Readability.js first; its one-post pick is a fragment of the thread.
+    one_post = f"<div>{post(2)}</div>"
+    snapshot = PageSnapshot(
+        html=THREAD,
+        url="https://forum.example/threads/lenses",
+        readability=ReadabilityResult(content=one_post, title="Lenses"),
+    )
+    result = extract(snapshot, options=ExtractOptions(stages=typed_stages_for_forum()))
+    assert result.stage == "readability-js"
+    assert all(f"Reply {i}:" in result.text for i in range(6))
+
+
+def test_readability_js_skipping_a_static_page_is_not_replaced_by_the_run() -> None:
+    inner = FixedStage(Skip("snapshot carries no Readability.js result"))
+    inner.name = "readability-js"
+    stage = RecordsStage(inner, run_when_skipped=False)
+    assert isinstance(stage(stage_input(THREAD)), Skip)
+    empty = FixedStage(Candidate(lxml.html.fragment_fromstring("<p>Single</p>")))
+    assert RecordsStage(empty, run_when_skipped=False)(stage_input(THREAD)) == empty.outcome
+
+
+def typed_stages_for_forum():
+    return typed_stages(PageType("forum", {"forum": 4.0}), DEFAULT_STAGES)
