@@ -39,14 +39,17 @@ def typed_stages(page_type: PageType, stages: tuple[Stage, ...]) -> tuple[Stage,
     show themselves as articles (the article benchmark lost by the widening there)."""
     article = page_type.kind == DEFAULT_TYPE and page_type.shown
     containment = None if article else CONTAINMENT
-    return tuple(_typed_stage(stage, containment) for stage in stages)
+    # Readability.js's pick is what Reader View shows: on any article, shown or not, only a
+    # fragment of the run gives way to it, and it is widened only on pages of another type.
+    in_page = None if page_type.kind == DEFAULT_TYPE else containment
+    return tuple(_typed_stage(stage, containment, in_page) for stage in stages)
 
 
-def _typed_stage(stage: Stage, containment: float | None) -> Stage:
+def _typed_stage(stage: Stage, containment: float | None, in_page: float | None) -> Stage:
     if stage.name == WIDENED_STAGE:
         return RecordsStage(stage, containment=containment)
     if stage.name == WIDENED_IN_PAGE:
-        return RecordsStage(stage, containment=containment, run_when_skipped=False)
+        return RecordsStage(stage, containment=in_page, run_when_skipped=False)
     return stage
 
 

@@ -195,7 +195,9 @@ def test_ctrl_c_writes_what_was_captured_and_closes_the_browser(
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env={**os.environ, "READERMODE_TEST_TAG": tag},
+        # faulthandler: a process that outlives its interrupt is stopped with SIGABRT, which
+        # then prints every thread's stack: the failure says where it hung.
+        env={**os.environ, "READERMODE_TEST_TAG": tag, "PYTHONFAULTHANDLER": "1"},
         text=True,
     )
     lines: queue.Queue[str] = queue.Queue()
@@ -209,7 +211,13 @@ def test_ctrl_c_writes_what_was_captured_and_closes_the_browser(
         assert held.wait_arrived(), "the batch never asked for the held page"
         assert chromium_tagged(tag), "the tag finds the batch's Chromium (so the check can fail)"
         process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=120) == 130
+        try:
+            code = process.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGABRT)
+            _, stderr = process.communicate(timeout=60)
+            pytest.fail(f"the batch outlived its Ctrl-C by 120 s; its threads:\n{stderr}")
+        assert code == 130
     finally:
         held.release()
         if process.poll() is None:

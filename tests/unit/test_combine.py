@@ -12,7 +12,7 @@ from extractor import DEFAULT_STAGES, ExtractOptions, extract
 from extractor._cascade import Candidate, CascadeResult, Skip, StageInput
 from extractor._combine import COMBINED_STAGE, Policy, combine, fallback, policy_for
 from extractor._pagetype import PageType
-from extractor._postprocess import CleanContent
+from extractor._postprocess import CleanContent, html_to_text
 from extractor._types import PageSnapshot
 
 ARTICLE_SHOWN = PageType("article", {"article": 3.0})
@@ -51,7 +51,7 @@ def page() -> StageInput:
 
 def accepted(html: str) -> CascadeResult:
     return CascadeResult(
-        stage="readability-lxml", content=CleanContent(html=html, text=""), trace=[]
+        stage="readability-lxml", content=CleanContent(html=html, text=html_to_text(html)), trace=[]
     )
 
 
@@ -75,6 +75,20 @@ def test_an_article_that_shows_its_type_keeps_the_cascade_reading(monkeypatch) -
     result = accepted(OURS)
     assert combine(page(), result, ARTICLE_SHOWN) is result
     assert judge.calls == 0
+
+
+def test_an_article_reading_of_a_sliver_of_the_page_is_combined_after_all(monkeypatch) -> None:
+    # readability-lxml picked a newsletter box on a long article: under SMALL_READING of it.
+    monkeypatch.setattr(combine_module, "TrafilaturaStage", fixed_judge(THEIRS))
+    prose = " ".join(f"Paragraph {i} of a long article that the cascade missed." for i in range(40))
+    html = f"<html><body><p>Subscribe to our newsletter.</p><p>{prose}</p></body></html>"
+    long_page = StageInput(
+        snapshot=PageSnapshot(html=html),
+        document=lxml.html.document_fromstring(html),
+        base_url=None,
+    )
+    result = combine(long_page, accepted("<p>Subscribe to our newsletter.</p>"), ARTICLE_SHOWN)
+    assert result.stage == COMBINED_STAGE and "Second post" in result.content.text
 
 
 def test_union_adds_the_judge_blocks_in_page_order(monkeypatch) -> None:
