@@ -57,7 +57,10 @@ stuck (an endless loop, a layout of a million elements) can take seconds: that i
 the background, so the capture still returns within its budget."""
 
 SHUTDOWN_WAIT_S = 10.0
-"""How long ``close`` waits for contexts still closing in the background."""
+"""How long ``close`` waits for each of its steps: contexts still closing in the background,
+the browser's close, the Playwright driver's stop. A step that takes longer is abandoned:
+Chromium and the driver hang on pipes to this process and exit with it, and a Ctrl-C must
+end the command (under heavy load a batch's close once waited over two minutes)."""
 
 
 def find_chromium(explicit: str | None = None) -> str | None:
@@ -109,14 +112,18 @@ class BrowserHandle:
         await asyncio.wait({task}, timeout=CLOSE_WAIT_S)
 
     async def close(self) -> None:
+        """Close the browser and stop Playwright, each step bounded by ``SHUTDOWN_WAIT_S``."""
         try:
             if self._closing:
                 await asyncio.wait(set(self._closing), timeout=SHUTDOWN_WAIT_S)
-            await self.browser.close()
-        except PlaywrightError:
-            pass
+            await asyncio.wait_for(self.browser.close(), timeout=SHUTDOWN_WAIT_S)
+        except (PlaywrightError, TimeoutError):
+            pass  # already gone, or stuck: stopping the driver below ends it
         finally:
-            await self.playwright.stop()
+            try:
+                await asyncio.wait_for(self.playwright.stop(), timeout=SHUTDOWN_WAIT_S)
+            except TimeoutError:
+                pass  # the driver exits when this process closes its pipe
 
 
 async def _close_quietly(context: BrowserContext) -> None:
