@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 from extractor import OutputError
 from renderer.batch.output import (
@@ -28,6 +31,8 @@ from renderer.cli.invocation import Invocation
 from renderer.cli.output import render_output
 from renderer.cli.settings import extract_options, render_options, sitewide_options
 from renderer.cli.targets import all_targets
+
+T = TypeVar("T")
 
 EXTENSIONS = {"markdown": ".md", "text": ".txt", "html": ".html", "json": ".json", "jsonl": ".json"}
 """File extension of each format for a batch's one-file-per-page output (else ``.FORMAT``)."""
@@ -51,12 +56,36 @@ def run_batch_command(invocation: Invocation) -> int:
     progress = BatchProgress(len(todo))
     try:
         summary = asyncio.run(
-            run_batch(todo, batch_options(args), emit=sink.write, on_done=progress.update)
+            interruptible(
+                run_batch(todo, batch_options(args), emit=sink.write, on_done=progress.update)
+            )
         )
+    except asyncio.CancelledError:  # our SIGINT handler cancelled the batch
+        raise KeyboardInterrupt from None
     finally:
         progress.close()
         sink.close()
     return summary.exit_code
+
+
+async def interruptible(work: Coroutine[Any, Any, T]) -> T:
+    """Await ``work``; SIGINT cancels it through the loop's own signal handling.
+
+    asyncio.run's Ctrl-C handler is a plain signal handler: it runs only once the main thread
+    runs Python again. With a page held (no I/O, no timer due) the loop sleeps in select(),
+    and a SIGINT taken by one of the process's other threads never wakes it: under load the
+    batch outlived its Ctrl-C. The loop's handler writes to its wakeup fd whichever thread
+    takes the signal."""
+    if threading.current_thread() is not threading.main_thread():
+        return await work  # signals reach the main thread's loop only (an in-process caller)
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    loop.add_signal_handler(signal.SIGINT, task.cancel)
+    try:
+        return await work
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
 
 
 def batch_options(args: argparse.Namespace) -> BatchOptions:
