@@ -16,6 +16,7 @@ import lxml.html
 from ._cascade import Candidate, Skip, StageInput
 from ._noscript import reveal_noscript_page
 from ._parse import parse_html
+from ._refine import refine
 from ._rules import apply_rules, marked_by_renderer
 from ._stages import READABILITY_LXML_MAX_DEPTH, nesting
 
@@ -35,6 +36,11 @@ prunes chrome, comments and inline-hidden blocks itself, by rules of its own tha
 product's tabs and reviews and a documentation page's navigation better than ours (measured
 on wcxb-dev, product pages: 0.622 F1 with this set, 0.615 with "comments" too, 0.614 with
 "comments" and "a11y-labels", 0.591 with every rule)."""
+
+
+JUDGE_FURNITURE = frozenset({"bylines", "captions"})
+"""Refinements applied to trafilatura's page before it reads it (when the caller left them
+on); the others run on its reading, as on every stage's."""
 
 
 def judge_document(html: str, rules: frozenset[str]) -> lxml.html.HtmlElement:
@@ -72,8 +78,12 @@ class TrafilaturaStage:
             return Skip(f"page is nested deeper than {READABILITY_LXML_MAX_DEPTH} levels")
         import trafilatura  # here, not at the top: see the module's docstring
 
+        document = judge_document(page.snapshot.html, page.rules)
+        # Bylines and captions are found by the page's class names, which trafilatura's
+        # output no longer has: they are taken out of its page, not out of its reading.
+        refine(document, page.refine_context, page.rules & JUDGE_FURNITURE)
         html = trafilatura.extract(
-            judge_document(page.snapshot.html, page.rules),
+            document,
             url=page.base_url,
             output_format="html",
             include_links=True,
