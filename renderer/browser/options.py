@@ -42,6 +42,12 @@ IMAGE_WAIT_S = 2.0
 STABILITY_INTERVAL_S = 0.5
 """Between two extraction checks; two consecutive agreeing checks end the wait."""
 
+IDLE_QUIET_MS = 150
+"""The quiet windows above, and the interval between two checks, shrink to this when the page
+shows it has nothing left to do: loaded, no timer, interval, animation frame, idle callback or
+running animation scheduled, no request in flight (``observe.js``). A few frames: long enough
+for a response's promise chain to start its next request, short next to the fixed windows."""
+
 MAX_REVEAL = 50
 """IntersectionObserver targets brought into view per pass (sentinels, lazy blocks)."""
 

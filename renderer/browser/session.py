@@ -19,7 +19,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request
 
 from renderer.browser.defences import PageDefences
-from renderer.browser.options import DOM_QUIET_MS, MAX_REVEAL, NETWORK_QUIET_MS
+from renderer.browser.options import DOM_QUIET_MS, IDLE_QUIET_MS, MAX_REVEAL, NETWORK_QUIET_MS
 
 JS = Path(__file__).with_name("js")
 POLL_S = 0.05
@@ -144,18 +144,24 @@ class PageSession:
         return result or {}
 
     async def wait_network_quiet(self, cap: float) -> bool:
+        """No request for ``NETWORK_QUIET_MS``, or for ``IDLE_QUIET_MS`` on an idle page."""
         end = time.monotonic() + min(cap, self.deadline.settle_remaining())
         while time.monotonic() < end:
-            if self.network.quiet_for() * 1000 >= NETWORK_QUIET_MS:
+            quiet_ms = self.network.quiet_for() * 1000
+            if quiet_ms >= NETWORK_QUIET_MS:
+                return True
+            if quiet_ms >= IDLE_QUIET_MS and self._idle(await self.settle_action("quiet")):
                 return True
             await asyncio.sleep(POLL_S)
         return False
 
     async def wait_dom_quiet(self, cap: float) -> bool:
+        """No DOM change for ``DOM_QUIET_MS`` and no short timer pending, or an idle page whose
+        DOM and network have been quiet for ``IDLE_QUIET_MS``."""
         end = time.monotonic() + min(cap, self.deadline.settle_remaining())
         while time.monotonic() < end:
             state = await self.settle_action("quiet")
-            if (
+            if self._idle(state) or (
                 state.get("sinceMutation", 0) >= DOM_QUIET_MS
                 and not state.get("timers")
                 and self.network.quiet_for() * 1000 >= NETWORK_QUIET_MS / 2
@@ -163,3 +169,22 @@ class PageSession:
                 return True
             await asyncio.sleep(POLL_S * 2)
         return False
+
+    async def pause(self, seconds: float) -> None:
+        """Give the page ``seconds`` to change, or only ``IDLE_QUIET_MS`` if it is idle by then:
+        an idle page has nothing scheduled that could change it."""
+        await asyncio.sleep(IDLE_QUIET_MS / 1000)
+        if seconds > IDLE_QUIET_MS / 1000 and not self._idle(await self.settle_action("quiet")):
+            await asyncio.sleep(seconds - IDLE_QUIET_MS / 1000)
+
+    def _idle(self, state: dict[str, Any]) -> bool:
+        """The page's evidence (``quiet``) that it has nothing left to do; each wait it ends
+        early is counted in ``timings["idle_waits"]``."""
+        idle = (
+            bool(state.get("idle"))
+            and state.get("sinceMutation", 0) >= IDLE_QUIET_MS
+            and self.network.quiet_for() * 1000 >= IDLE_QUIET_MS
+        )
+        if idle:
+            self.timings["idle_waits"] = self.timings.get("idle_waits", 0) + 1
+        return idle

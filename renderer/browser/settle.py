@@ -76,13 +76,14 @@ async def _scroll_through(session: PageSession, options: RenderOptions) -> None:
         result = await session.settle_action("step")
         steps += 1
         heights.append(int(result.get("height") or 0))
-        await asyncio.sleep(SCROLL_PAUSE_MS / 1000)
-        if not result.get("moved"):
-            revealed = await session.settle_action("reveal")
+        if result.get("moved"):  # what came into view may start loading: give it a moment
             await asyncio.sleep(SCROLL_PAUSE_MS / 1000)
+        else:
+            revealed = await session.settle_action("reveal")
             if not revealed.get("revealed"):
                 reached_end = True
                 break
+            await asyncio.sleep(SCROLL_PAUSE_MS / 1000)
     session.timings["scroll_steps"] = steps
     if (
         not reached_end
@@ -157,7 +158,7 @@ async def until_stable(
         previous_text = text
         if session.deadline.remaining() < STABILITY_INTERVAL_S + READABILITY_RESERVE_S:
             break
-        await asyncio.sleep(STABILITY_INTERVAL_S)
+        await session.pause(STABILITY_INTERVAL_S)
         await session.wait_dom_quiet(cap=2.0)
     session.timings["stability_checks"] = checks
     session.mark("stability", started)

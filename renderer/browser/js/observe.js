@@ -26,31 +26,76 @@
 
   // Short timers the page has pending (skeletons replaced "in 1.5 s", text inserted after a
   // timeout): the renderer waits for them, bounded, before judging the page settled.
+  // ``work`` counts everything else the page has scheduled (timeouts of any length up to 5 s,
+  // intervals, animation frames, idle callbacks): when nothing is scheduled, nothing is in
+  // flight and the DOM has not changed for a few frames, the page has nothing left to do, and
+  // the renderer need not sit out its fixed quiet windows (settle.js's ``quiet``).
   const pending = new Map();
+  const work = { timeouts: new Set(), intervals: new Set(), frames: new Set(), idle: new Set() };
   const nativeSetTimeout = window.setTimeout;
   const nativeClearTimeout = window.clearTimeout;
   window.setTimeout = function (callback, delay, ...rest) {
     const ms = Number(delay) || 0;
-    if (typeof callback !== "function" || ms < 50 || ms > 5000) {
+    if (typeof callback !== "function" || ms > 5000) {
       return nativeSetTimeout.call(window, callback, delay, ...rest);
     }
     let id;
     const wrapped = function () {
       pending.delete(id);
+      work.timeouts.delete(id);
       return callback.apply(this, arguments);
     };
     id = nativeSetTimeout.call(window, wrapped, delay, ...rest);
-    pending.set(id, performance.now() + ms);
+    work.timeouts.add(id);
+    if (ms >= 50) pending.set(id, performance.now() + ms);
     return id;
   };
   window.clearTimeout = function (id) {
     pending.delete(id);
+    work.timeouts.delete(id);
     return nativeClearTimeout.call(window, id);
   };
   state.pendingTimers = () => {
     const now = performance.now();
     for (const [id, due] of pending) if (due < now - 1000) pending.delete(id);
     return pending.size;
+  };
+  // One scheduler and its canceller, wrapped so ``work[kind]`` holds what is still to run.
+  const track = (schedule, cancel, kind) => {
+    const nativeSchedule = window[schedule];
+    const nativeCancel = window[cancel];
+    if (typeof nativeSchedule !== "function" || typeof nativeCancel !== "function") return;
+    const once = kind !== "intervals";
+    window[schedule] = function (callback, ...rest) {
+      if (typeof callback !== "function") return nativeSchedule.call(window, callback, ...rest);
+      let id;
+      const wrapped = function () {
+        if (once) work[kind].delete(id);
+        return callback.apply(this, arguments);
+      };
+      id = nativeSchedule.call(window, wrapped, ...rest);
+      work[kind].add(id);
+      return id;
+    };
+    window[cancel] = function (id) {
+      work[kind].delete(id);
+      return nativeCancel.call(window, id);
+    };
+  };
+  track("setInterval", "clearInterval", "intervals");
+  track("requestAnimationFrame", "cancelAnimationFrame", "frames");
+  track("requestIdleCallback", "cancelIdleCallback", "idle");
+  state.sinceMutation = () => (state.lastMutation ? performance.now() - state.lastMutation : 1e9);
+  state.scheduled = () => {
+    let running = 0;
+    try {
+      if (typeof document.getAnimations === "function") {
+        for (const a of document.getAnimations()) if (a.playState === "running") running++;
+      }
+    } catch (e) {
+      running = 1; // cannot tell: assume something still moves
+    }
+    return work.timeouts.size + work.intervals.size + work.frames.size + work.idle.size + running;
   };
 
   const Native = window.IntersectionObserver;

@@ -3,12 +3,46 @@
 (options) => {
   const state = window.__readermode || { mutations: 0, lastMutation: 0, observed: new Set() };
 
-  const quiet = () => ({
-    mutations: state.mutations,
-    sinceMutation: state.lastMutation ? performance.now() - state.lastMutation : 1e9,
-    readyState: document.readyState,
-    timers: state.pendingTimers ? state.pendingTimers() : 0,
-  });
+  // The state of this document and of every same-origin frame in it (the snapshot reads
+  // those frames too; each has its own observer, installed by the same init script).
+  const states = () => {
+    const found = [state];
+    const visit = (win, depth) => {
+      if (depth > 5) return;
+      for (let i = 0; i < win.frames.length; i++) {
+        try {
+          const child = win.frames[i];
+          if (child.__readermode) found.push(child.__readermode);
+          visit(child, depth + 1);
+        } catch (e) {
+          /* a cross-origin frame: the snapshot cannot read it either */
+        }
+      }
+    };
+    visit(window, 0);
+    return found;
+  };
+
+  // ``idle``: nothing scheduled anywhere and every document loaded, evidence that the page has
+  // nothing left to do once its network is quiet too (the renderer judges that part).
+  const quiet = () => {
+    const all = states();
+    let mutations = 0, since = 1e9, timers = 0, scheduled = 0;
+    for (const s of all) {
+      mutations += s.mutations || 0;
+      // each frame's own clock: performance.now() has a different origin in every document
+      if (s.sinceMutation) since = Math.min(since, s.sinceMutation());
+      timers += s.pendingTimers ? s.pendingTimers() : 0;
+      scheduled += s.scheduled ? s.scheduled() : 1;
+    }
+    return {
+      mutations,
+      sinceMutation: since,
+      readyState: document.readyState,
+      timers,
+      idle: scheduled === 0 && document.readyState === "complete",
+    };
+  };
 
   // Lift what keeps content from loading or rendering until it is near the viewport.
   const eager = () => {

@@ -1,0 +1,124 @@
+"""The evidence that lets a capture skip its fixed quiet windows: ``observe.js`` records what a
+page has scheduled, ``settle.js``'s ``quiet`` action reports ``idle`` only when nothing is.
+
+Each scheduler is checked inside one evaluation (schedule, ask, cancel, ask again), so no test
+depends on how fast the machine runs the page. Pages come from memory; nothing leaves it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, Route
+
+from renderer import Renderer
+
+pytestmark = pytest.mark.browser
+
+JS = Path(__file__).resolve().parents[2] / "renderer" / "browser" / "js"
+ORIGIN = "http://readermode.test"
+ARTICLE = "<article><h1>Harbour</h1>" + "<p>The ferry left the harbour at dawn.</p>" * 12
+PAGES = {
+    "/": f"<!doctype html><title>Still</title><body>{ARTICLE}</body>",
+    "/framed": f'<!doctype html><title>Framed</title><body>{ARTICLE}<iframe src="/child"></iframe>',
+    "/child": "<!doctype html><body><p>inner</p><script>window.tick = setInterval(() => {}, 1000);"
+    "</script>",
+    "/spinner": "<!doctype html><style>@keyframes spin{to{transform:rotate(1turn)}}"
+    "#s{animation:spin 1s linear infinite;width:9px;height:9px}</style><body><div id=s></div>",
+}
+
+# One evaluation: ``quiet`` while the work is scheduled, then once it is cancelled.
+SCHEDULED = """async ([settleSource, schedule, cancel]) => {
+  const settle = eval(settleSource);
+  const idle = () => settle({action: "quiet"}).idle;
+  const id = eval(schedule);
+  const whileScheduled = idle();
+  eval(cancel);
+  return [whileScheduled, idle()];
+}"""
+
+
+@pytest.fixture()
+def loaded(page: Page) -> Page:
+    page.add_init_script(path=str(JS / "observe.js"))
+
+    def answer(route: Route) -> None:
+        path = "/" + route.request.url.removeprefix(ORIGIN).lstrip("/")
+        if path in PAGES:
+            route.fulfill(body=PAGES[path], content_type="text/html; charset=utf-8")
+        else:
+            route.abort()
+
+    page.route("**/*", answer)
+    return page
+
+
+def _quiet(page: Page) -> dict:
+    return page.evaluate(f"({(JS / 'settle.js').read_text()})({{action: 'quiet'}})")
+
+
+def test_a_loaded_still_page_is_idle(loaded: Page) -> None:
+    loaded.goto(ORIGIN + "/", wait_until="load")
+    assert _quiet(loaded)["idle"] is True
+
+
+@pytest.mark.parametrize(
+    ("schedule", "cancel"),
+    [
+        ("setTimeout(() => {}, 4000)", "clearTimeout(id)"),
+        ("setTimeout(() => {}, 5)", "clearTimeout(id)"),  # short hops of a chain count too
+        ("setInterval(() => {}, 1000)", "clearInterval(id)"),
+        ("requestAnimationFrame(() => {})", "cancelAnimationFrame(id)"),
+        ("requestIdleCallback(() => {})", "cancelIdleCallback(id)"),
+    ],
+    ids=["timeout", "short-timeout", "interval", "animation-frame", "idle-callback"],
+)
+def test_scheduled_work_is_not_idle(loaded: Page, schedule: str, cancel: str) -> None:
+    loaded.goto(ORIGIN + "/", wait_until="load")
+    settle = (JS / "settle.js").read_text()
+    assert loaded.evaluate(SCHEDULED, [settle, schedule, cancel]) == [False, True]
+
+
+def test_work_that_ran_is_no_longer_counted(loaded: Page) -> None:
+    loaded.goto(ORIGIN + "/", wait_until="load")
+    # each resolves only once its callback has run
+    loaded.evaluate("new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)))")
+    loaded.evaluate("new Promise((done) => requestIdleCallback(() => done()))")
+    assert _quiet(loaded)["idle"] is True
+
+
+def test_a_running_animation_is_not_idle(loaded: Page) -> None:
+    loaded.goto(ORIGIN + "/spinner", wait_until="load")
+    assert _quiet(loaded)["idle"] is False
+    loaded.evaluate("document.getElementById('s').remove()")
+    assert _quiet(loaded)["idle"] is True
+
+
+def test_a_same_origin_frame_with_work_keeps_the_page_busy(loaded: Page) -> None:
+    loaded.goto(ORIGIN + "/framed", wait_until="load")
+    assert _quiet(loaded)["idle"] is False
+    loaded.frames[1].evaluate("clearInterval(window.tick)")
+    assert _quiet(loaded)["idle"] is True
+
+
+def test_capture_of_a_still_page_ends_its_waits_on_the_evidence(
+    renderer: Renderer, tmp_path: Path
+) -> None:
+    still = tmp_path / "still.html"
+    still.write_text(PAGES["/"], encoding="utf-8")
+    snapshot = renderer.render(str(still))
+    assert snapshot.settled_by == "stable"
+    assert snapshot.timings.get("idle_waits", 0) >= 1
+    assert "The ferry left the harbour" in snapshot.html
+
+
+def test_capture_of_a_busy_page_keeps_the_fixed_windows(renderer: Renderer, tmp_path: Path) -> None:
+    busy = tmp_path / "busy.html"
+    busy.write_text(
+        PAGES["/"] + "<script>setInterval(() => {}, 200);</script>", encoding="utf-8"
+    )
+    snapshot = renderer.render(str(busy))
+    assert snapshot.settled_by == "stable"
+    assert "idle_waits" not in snapshot.timings
+    assert "The ferry left the harbour" in snapshot.html
