@@ -7,7 +7,7 @@ Mozilla's test pages (``test/test-pages/<name>/`` in mozilla/readability) each h
 and ``expected-metadata.json``. The source is read as UTF-8 and loaded at
 ``http://fakehost/test/page.html`` without running page scripts.
 
-``reader_view`` loads a source the same way in Chromium (page scripts disabled, every request
+``reader_view`` (``reader_tab.py``) loads a source the same way in Chromium (page scripts disabled, every request
 other than the page itself refused) and runs Readability.js on a clone of the live document, with
 no filtering of ours: that is Firefox Reader View. ``compare_dom`` compares two serialised
 Readability outputs the way Readability's test suite does (a walk over element and text nodes in
@@ -27,17 +27,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Route
-
 from extractor import WordScore, word_score
-from renderer.browser.launch import VIEWPORT, BrowserHandle
-from renderer.browser.readability import (
-    readability_expression,
-    reader_view_options,
-)
-
-PAGE_URL = "http://fakehost/test/page.html"
-"""Where Mozilla's test harness loads every test page (relative links resolve against it)."""
+from renderer.browser.launch import BrowserHandle
+from renderer.browser.readability import readability_expression
+from renderer.qa.reader_tab import ReaderTab, reader_view
 
 READABILITY_METADATA_FIELDS = (
     "title", "byline", "excerpt", "siteName", "dir", "lang", "publishedTime",
@@ -49,71 +42,6 @@ READERABLE = "readerable"
 """``expected-metadata.json``'s ``isProbablyReaderable`` verdict (the result's ``readerable``)."""
 
 ALL_FIELDS = (*READABILITY_METADATA_FIELDS, READERABLE)
-
-
-async def reader_view(
-    handle: BrowserHandle,
-    html: bytes | str,
-    url: str = PAGE_URL,
-    *,
-    budget: float = 15.0,
-    keep_comments: bool = False,
-) -> dict[str, Any]:
-    """Load ``html`` at ``url`` in a fresh context and run Readability.js as Reader View does.
-
-    Page scripts are disabled (``java_script_enabled=False``: Mozilla's harness never runs them,
-    and Playwright's ``evaluate`` still works), the page URL is answered with ``html`` as
-    ``text/html; charset=utf-8`` (Mozilla reads every source as UTF-8, whatever its ``<meta>``
-    says; the header wins over the meta) and every other request is aborted. Returns the raw
-    result object of ``readability_run.js`` (content, title, byline, excerpt, siteName, dir,
-    lang, publishedTime, textContent, length, readerable, error, ms); ``content`` is absent when
-    Readability.js found nothing. TimeoutError when ``budget`` seconds are not enough.
-
-    Comment nodes are removed from the clone Readability.js reads (unless ``keep_comments``):
-    Firefox serialises the live document and re-parses it with JSDOMParser in its ReaderWorker,
-    and JSDOMParser drops comments. Otherwise a comment, not being phrasing content, cuts
-    ``text<!-- -->text`` inside a <div> into separate paragraphs.
-    """
-    body = html.encode("utf-8") if isinstance(html, str) else html
-    # A fresh context like BrowserHandle.new_context's, but with page scripts off.
-    context = await handle.browser.new_context(
-        bypass_csp=True,
-        viewport=VIEWPORT,
-        service_workers="block",
-        java_script_enabled=False,
-    )
-    try:
-        page_url = url.split("#", 1)[0]
-
-        async def answer(route: Route) -> None:
-            request = route.request
-            if (
-                request.url == page_url
-                and request.is_navigation_request()
-                and request.frame.parent_frame is None
-            ):
-                await route.fulfill(
-                    status=200, body=body, headers={"Content-Type": "text/html; charset=utf-8"}
-                )
-            else:
-                await route.abort()
-
-        async def run() -> dict[str, Any]:
-            await context.route("**/*", answer)
-            page = await context.new_page()
-            await page.goto(url, wait_until="domcontentloaded", timeout=budget * 1000)
-            result: dict[str, Any] = await page.evaluate(
-                readability_expression(),
-                {**reader_view_options(), "dropComments": not keep_comments},
-            )
-            return result
-
-        return await asyncio.wait_for(run(), timeout=budget)
-    finally:
-        try:
-            await asyncio.wait_for(context.close(), timeout=5)
-        except Exception:  # noqa: BLE001 - a context that will not close must not hide the result
-            pass
 
 
 # --- DOM comparison -------------------------------------------------------------------------
@@ -475,13 +403,23 @@ class PageFidelity:
 
 
 async def check_page(
-    handle: BrowserHandle, page: CorpusPage, *, budget: float = 15.0, keep_comments: bool = False
+    handle: BrowserHandle | ReaderTab,
+    page: CorpusPage,
+    *,
+    budget: float = 15.0,
+    keep_comments: bool = False,
 ) -> PageFidelity:
-    """Run Reader View on one test page and compare everything with the expected files."""
+    """Run Reader View on one test page (in ``handle``'s tab, or a fresh context) and compare
+    everything with the expected files."""
     started = time.perf_counter()
     error = None
     try:
-        result = await reader_view(handle, page.source, budget=budget, keep_comments=keep_comments)
+        if isinstance(handle, ReaderTab):
+            result = await handle.read(page.source, budget=budget, keep_comments=keep_comments)
+        else:
+            result = await reader_view(
+                handle, page.source, budget=budget, keep_comments=keep_comments
+            )
     except Exception as exc:  # noqa: BLE001 - one broken page must not end the whole run
         result, error = {}, f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
     ms = (time.perf_counter() - started) * 1000
@@ -515,15 +453,23 @@ async def check_corpus(
     budget: float = 15.0,
     keep_comments: bool = False,
 ) -> list[PageFidelity]:
-    """Every page through one browser, ``jobs`` contexts at a time; results in page order."""
+    """Every page through one browser, in ``jobs`` reused tabs; results in page order."""
     readability_expression()  # ReadabilityUnavailable now, not once per page
-    gate = asyncio.Semaphore(max(1, jobs))
+    queue: asyncio.Queue[int] = asyncio.Queue()
+    for index in range(len(pages)):
+        queue.put_nowait(index)
+    results: list[PageFidelity | None] = [None] * len(pages)
 
-    async def one(page: CorpusPage) -> PageFidelity:
-        async with gate:
-            return await check_page(handle, page, budget=budget, keep_comments=keep_comments)
+    async def work() -> None:
+        async with ReaderTab(handle) as tab:
+            while not queue.empty():
+                index = queue.get_nowait()
+                results[index] = await check_page(
+                    tab, pages[index], budget=budget, keep_comments=keep_comments
+                )
 
-    return list(await asyncio.gather(*(one(page) for page in pages)))
+    await asyncio.gather(*(work() for _ in range(max(1, min(jobs, len(pages))))))
+    return [result for result in results if result is not None]
 
 
 @dataclass(frozen=True)
