@@ -59,6 +59,17 @@ def judge_document(html: str, rules: frozenset[str]) -> lxml.html.HtmlElement:
     return document
 
 
+def _stoplist_hashed_once() -> None:
+    """justext's ``define_stoplist`` is an lru_cache keyed on the stoplist itself, and
+    trafilatura hands it the union of every language's stoplist as a tuple, hashed again on
+    every page (4 ms of trafilatura's 6 on a small page). The same words as a frozenset,
+    which keeps its hash: the same reading, without the cost."""
+    from trafilatura import external
+
+    if not isinstance(external.JT_STOPLIST, frozenset):
+        external.JT_STOPLIST = frozenset(external.JT_STOPLIST or external.jt_stoplist_init())  # type: ignore[assignment]
+
+
 class TrafilaturaStage:
     """trafilatura's main-content extraction of the page as served (or as rendered), as HTML
     with its headings, lists, tables, links and formatting."""
@@ -78,6 +89,7 @@ class TrafilaturaStage:
             return Skip(f"page is nested deeper than {READABILITY_LXML_MAX_DEPTH} levels")
         import trafilatura  # here, not at the top: see the module's docstring
 
+        _stoplist_hashed_once()
         document = judge_document(page.snapshot.html, page.rules)
         # Bylines and captions are found by the page's class names, which trafilatura's
         # output no longer has: they are taken out of its page, not out of its reading.
