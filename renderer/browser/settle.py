@@ -33,6 +33,10 @@ from renderer.browser.snapshot import take_snapshot
 
 READABILITY_RESERVE_S = 1.5
 """The stability checks stop while this much is left for the Readability.js run."""
+MAX_SCROLL_SCALE = 8
+"""Scroll steps double, up to this many times their size, while nothing reacts to them (no
+DOM change, request or scheduled work in the two frames after the step). IntersectionObserver
+targets jumped over are still brought into view by ``reveal`` at the end."""
 FEED_GROWTH_STEPS = 3
 """A page still taller than it was this many scroll steps ago, when scrolling hit its cap, is
 an endless feed ..."""
@@ -72,12 +76,26 @@ async def _scroll_through(session: PageSession, options: RenderOptions) -> None:
     steps = 0
     heights: list[int] = []
     reached_end = False
+    scale = 1
+    mutations: int | None = None  # unknown before the first step: it counts as a reaction
     while steps < options.max_scroll_steps and time.monotonic() < end:
-        result = await session.settle_action("step")
+        network_before = session.network.last_change
+        result = await session.settle_action("step", scale=scale)
         steps += 1
         heights.append(int(result.get("height") or 0))
-        if result.get("moved"):  # what came into view may start loading: give it a moment
-            await asyncio.sleep(SCROLL_PAUSE_MS / 1000)
+        if result.get("moved"):
+            reacted = (
+                result.get("mutations") != mutations
+                or not result.get("idle")
+                or session.network.inflight
+                or session.network.last_change != network_before
+            )
+            mutations = result.get("mutations")
+            if reacted:  # what came into view is loading: give it a moment, go on gently
+                scale = 1
+                await asyncio.sleep(SCROLL_PAUSE_MS / 1000)
+            else:  # nothing on this page reacts to scrolling: cover it in fewer steps
+                scale = min(scale * 2, MAX_SCROLL_SCALE)
         else:
             revealed = await session.settle_action("reveal")
             if not revealed.get("revealed"):

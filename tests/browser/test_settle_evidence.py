@@ -122,3 +122,43 @@ def test_capture_of_a_busy_page_keeps_the_fixed_windows(renderer: Renderer, tmp_
     assert snapshot.settled_by == "stable"
     assert "idle_waits" not in snapshot.timings
     assert "The ferry left the harbour" in snapshot.html
+
+
+LONG = "".join(f"<p>Paragraph {n} of the long still page, about the harbour.</p>" for n in range(600))
+
+# A classic scroll-event lazy loader: a section gets its text once a scroll event finds its top
+# above the bottom of the screen (sections scrolled past count too, as in most such loaders),
+# after a long still part that the scroll covers in growing steps.
+SECTIONS = 15
+SCROLL_LOADER = (
+    "<!doctype html><title>Sections</title><body><article><h1>Sections</h1>"
+    + LONG[: len(LONG) // 2]
+    + "".join(f'<section data-n="{n}" style="height:700px"></section>' for n in range(SECTIONS))
+    + """</article><script>
+addEventListener("scroll", () => {
+  for (const s of document.querySelectorAll("section:not([data-done])")) {
+    if (s.getBoundingClientRect().top < innerHeight) {
+      s.dataset.done = "1";
+      s.innerHTML = "<p>Section " + s.dataset.n + " loaded on scroll, with its own words.</p>";
+    }
+  }
+});
+</script>"""
+)
+
+
+def test_a_long_still_page_is_scrolled_in_growing_steps(renderer: Renderer, tmp_path: Path) -> None:
+    page = tmp_path / "long.html"
+    page.write_text(f"<!doctype html><title>Long</title><body><article>{LONG}</article>")
+    snapshot = renderer.render(str(page))
+    # 600 paragraphs are dozens of screens: steps of 0.8 screen would need more than 30
+    assert snapshot.timings["scroll_steps"] < 20, snapshot.timings
+    assert "Paragraph 599 of the long still page" in snapshot.html
+
+
+def test_sections_loaded_by_scroll_events_are_all_read(renderer: Renderer, tmp_path: Path) -> None:
+    page = tmp_path / "sections.html"
+    page.write_text(SCROLL_LOADER)
+    snapshot = renderer.render(str(page))
+    missing = [n for n in range(SECTIONS) if f"Section {n} loaded on scroll" not in snapshot.html]
+    assert not missing

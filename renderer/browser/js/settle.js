@@ -83,18 +83,37 @@
     return found;
   };
 
-  // One scroll step of the window and of each inner scroller; reports whether all are at the end.
-  const step = () => {
+  // Two rendering frames (IntersectionObserver callbacks run in them), at most 100 ms.
+  const frames = () =>
+    new Promise((done) => {
+      const fallback = setTimeout(done, 100);
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          clearTimeout(fallback);
+          done();
+        })
+      );
+    });
+
+  // One scroll step (``scale`` times 0.8 of a screen) of the window and of each inner
+  // scroller, then two frames; reports whether any moved, and the page's state after them.
+  const step = async () => {
     state.step = (state.step || 0) + 1;
     const targets = [document.scrollingElement || document.documentElement, ...scrollers()];
+    const scale = Math.max(1, Number(options.scale) || 1);
     let moved = false;
     for (const el of targets) {
       const before = el.scrollTop;
       const page = el === document.scrollingElement ? window.innerHeight : el.clientHeight;
-      el.scrollTop = before + Math.max(200, page * 0.8);
+      el.scrollTop = before + Math.max(200, page * 0.8) * scale;
       if (el.scrollTop > before) moved = true;
     }
-    return { moved, height: (document.scrollingElement || document.documentElement).scrollHeight };
+    if (moved) await frames();
+    return {
+      moved,
+      height: (document.scrollingElement || document.documentElement).scrollHeight,
+      ...quiet(),
+    };
   };
 
   // Scroll the targets IntersectionObservers watch into view, so loaders that never see a
@@ -191,9 +210,11 @@
   };
 
   const actions = { quiet, eager, step, reveal, top, pendingImages, expand, markFeeds };
+  const failed = (e) => ({ error: String(e && e.message ? e.message : e) });
   try {
-    return actions[options.action]();
+    const result = actions[options.action]();
+    return result instanceof Promise ? result.catch(failed) : result;
   } catch (e) {
-    return { error: String(e && e.message ? e.message : e) };
+    return failed(e);
   }
 }
