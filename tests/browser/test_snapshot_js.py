@@ -482,3 +482,18 @@ def test_live_dom_unchanged(chromium: Any, path: str) -> None:
     assert len(snap.before) >= 1
     assert snap.stats["errors"] == 0
     assert snap.stats["elements"] > 5
+
+
+def test_an_open_modal_does_not_hide_the_page_behind_it(chromium: Any) -> None:
+    snap = snapshot(chromium, "/modal_open.html")
+    wrap = snap.one("wrap")
+    assert wrap.get("aria-hidden") is None and wrap.get("inert") is None  # a reader sees it
+    assert hidden(snap, "modal") == "overlay"  # the dialog is what covers the page
+    assert snap.one("icon").get("aria-hidden") == "true"  # not a wrapper: left as it is
+    assert snap.before == snap.after  # the live page keeps its attributes
+
+
+def test_aria_hidden_stays_when_no_modal_is_open(chromium: Any) -> None:
+    snap = snapshot(chromium, "/modal_closed.html")
+    assert snap.one("wrap").get("aria-hidden") == "true"
+    assert hidden(snap, "modal") == "display"

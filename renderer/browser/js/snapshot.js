@@ -99,7 +99,7 @@
       } catch (e) {
         base = "";
       }
-      info = { doc, win: doc.defaultView, base, geo: null, range: null, bodyText: -1 };
+      info = { doc, win: doc.defaultView, base, geo: null, range: null, bodyText: -1, modals: null };
       infos.set(doc, info);
     }
     return info;
@@ -291,6 +291,34 @@
     return raw == null ? null : absUrl(raw, base);
   };
 
+  // An open modal dialog makes modal libraries and consent managers hide the rest of the page
+  // from assistive technology (aria-hidden, inert on its wrappers): a reader still sees that
+  // page behind the dialog, so those wrappers (the siblings of the modal's ancestors) lose
+  // aria-hidden and inert in the snapshot, and the modal is weighed as an overlay (classify).
+  const MODAL_SELECTOR = 'dialog[open], [aria-modal="true"], [role="dialog"], [role="alertdialog"]';
+  const modalsOf = (info) => {
+    if (info.modals) return info.modals;
+    const modals = new Set();
+    const wrappers = new Set();
+    try {
+      for (const m of info.doc.querySelectorAll(MODAL_SELECTOR)) {
+        if (typeof m.checkVisibility !== "function" || m.checkVisibility()) modals.add(m);
+      }
+      for (const m of modals) {
+        for (let a = m; a.parentElement; a = a.parentElement) {
+          for (const sib of a.parentElement.children) {
+            if (sib === a || modals.has(sib)) continue;
+            if (sib.getAttribute("aria-hidden") === "true" || sib.hasAttribute("inert")) wrappers.add(sib);
+          }
+        }
+      }
+    } catch (e) {
+      stats.errors++;
+    }
+    info.modals = { modals, wrappers };
+    return info.modals;
+  };
+
   const attributes = (el, info, html, name) => {
     let s = "";
     const base = info.base;
@@ -303,6 +331,7 @@
       const ln = n.toLowerCase();
       if (ln === HIDDEN_ATTR || ln === VISIBLE_ATTR || ln === FRAME_ATTR) continue;
       if (!ATTR_NAME_RE.test(n)) continue;
+      if ((ln === "aria-hidden" || ln === "inert") && html && modalsOf(info).wrappers.has(el)) continue;
       let v = a.value;
       if (src !== null && ln === "src") {
         v = src;
@@ -469,6 +498,13 @@
     if (info.bodyText < 0) info.bodyText = textLength(info.doc.body || info.doc.documentElement, info);
     return textLength(el, info) * 2 < info.bodyText;
   };
+  // An open modal that hid the page behind it, holding less than half of the page's text.
+  const isHidingModal = (el, info) => {
+    const found = modalsOf(info);
+    if (!found.wrappers.size || !found.modals.has(el)) return false;
+    if (info.bodyText < 0) info.bodyText = textLength(info.doc.body || info.doc.documentElement, info);
+    return textLength(el, info) * 2 < info.bodyText;
+  };
   const hasContent = (el, info) => {
     const list = kids(el, info, false);
     for (let i = 0; i < list.length; i++) {
@@ -529,6 +565,7 @@
     if (geom && display !== "contents" && !NO_GEOMETRY.has(name)) {
       mark = geometry(el, cs, display, ctx, visible, html, name);
     }
+    if (!mark && html && ctx.top && isHidingModal(el, ctx.info)) mark = "overlay";
     let reveal = false;
     if (!mark) {
       if (!visible && ctx.vis) mark = "visibility";
