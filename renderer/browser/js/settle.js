@@ -149,7 +149,28 @@
   // Open what a reader can open: <details>, hidden=until-found, ARIA tab panels and
   // accordions, and "read more" buttons that do not navigate away.
   const expand = () => {
-    const counts = { details: 0, untilFound: 0, panels: 0, accordions: 0, readMore: 0 };
+    const counts = { details: 0, untilFound: 0, tabs: 0, panels: 0, accordions: 0, readMore: 0 };
+    const staysHere = (el) => {
+      if (el.tagName !== "A") return true;
+      const href = (el.getAttribute("href") || "").trim();
+      return !href || href.startsWith("#") || href.toLowerCase().startsWith("javascript:");
+    };
+    // Tabs whose panel is built on first click (and then kept, hidden): click each once, so
+    // every panel exists; the loop below then shows them all.
+    const clicked = state.clickedTabs || (state.clickedTabs = new WeakSet());
+    for (const tab of document.querySelectorAll("[role=tab]")) {
+      if (counts.tabs >= 20) break;
+      if (tab.getAttribute("aria-selected") === "true" || clicked.has(tab)) continue;
+      if (tab.closest("nav, header, footer, [role=navigation], [role=menu]") || !staysHere(tab)) continue;
+      const id = tab.getAttribute("aria-controls");
+      const panel = id ? document.getElementById(id) : null;
+      if (panel && (panel.textContent || "").trim()) continue; // already built
+      try {
+        clicked.add(tab);
+        tab.click();
+        counts.tabs++;
+      } catch (e) {}
+    }
     for (const el of document.querySelectorAll("details:not([open])")) {
       el.open = true;
       counts.details++;
@@ -180,11 +201,7 @@
       if (counts.readMore >= 5) break;
       const text = (el.innerText || el.textContent || "").trim();
       if (text.length > 40 || !readMore.test(text)) continue;
-      if (el.tagName === "A") {
-        const href = (el.getAttribute("href") || "").trim();
-        if (href && href !== "#" && !href.toLowerCase().startsWith("javascript:")) continue;
-      }
-      if (el.closest("nav, header, footer, [role=navigation]")) continue;
+      if (!staysHere(el) || el.closest("nav, header, footer, [role=navigation]")) continue;
       try {
         el.click();
         counts.readMore++;
