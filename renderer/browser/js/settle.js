@@ -44,16 +44,65 @@
     };
   };
 
-  // Lift what keeps content from loading or rendering until it is near the viewport.
-  const eager = () => {
+  // Two rendering frames (IntersectionObserver callbacks run in them), at most 100 ms.
+  const frames = () =>
+    new Promise((done) => {
+      const fallback = setTimeout(done, 100);
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          clearTimeout(fallback);
+          done();
+        })
+      );
+    });
+
+  // Whether any style sheet or style attribute asks for content-visibility:auto (a sheet
+  // that cannot be read, cross-origin, counts as asking).
+  const usesAutoVisibility = () => {
+    const AUTO = /content-visibility\s*:\s*auto/i;
+    if (document.querySelector('[style*="content-visibility"]')) return true;
+    const visit = (rules, depth) => {
+      for (const rule of rules) {
+        if (rule.style && AUTO.test(rule.style.cssText)) return true;
+        if (rule.cssRules && depth < 4 && visit(rule.cssRules, depth + 1)) return true;
+      }
+      return false;
+    };
+    for (const sheet of document.styleSheets) {
+      try {
+        if (visit(sheet.cssRules, 0)) return true;
+      } catch (e) {
+        return true;
+      }
+    }
+    return false;
+  };
+
+  // Lift what keeps content from loading or rendering until it is near the viewport. Pages that
+  // fill a content-visibility:auto section only when its contentvisibilityautostatechange
+  // event says it is rendered (and may empty it again when it is skipped) get that event for
+  // every section first: selected content is relevant to the user, so selecting the whole
+  // body for two frames unskips them all. Then content-visibility is turned off for good.
+  const eager = async () => {
     let changed = 0;
     for (const el of document.querySelectorAll("img[loading=lazy], iframe[loading=lazy]")) {
       el.loading = "eager";
       changed++;
     }
+    const selection = window.getSelection();
+    if (selection && document.body && usesAutoVisibility()) {
+      try {
+        selection.selectAllChildren(document.body);
+        await frames();
+        await frames();
+      } catch (e) {}
+    }
     const style = document.createElement("style");
     style.textContent = "*{content-visibility:visible !important}";
     (document.head || document.documentElement).appendChild(style);
+    try {
+      if (selection) selection.removeAllRanges();
+    } catch (e) {}
     return { changed };
   };
 
@@ -82,18 +131,6 @@
     }
     return found;
   };
-
-  // Two rendering frames (IntersectionObserver callbacks run in them), at most 100 ms.
-  const frames = () =>
-    new Promise((done) => {
-      const fallback = setTimeout(done, 100);
-      requestAnimationFrame(() =>
-        requestAnimationFrame(() => {
-          clearTimeout(fallback);
-          done();
-        })
-      );
-    });
 
   // One scroll step (``scale`` times 0.8 of a screen) of the window and of each inner
   // scroller, then two frames; reports whether any moved, and the page's state after them.
