@@ -30,8 +30,9 @@ MAX_SCROLL_STEPS = 30
 """Scroll steps of ~0.8 viewport: 30 reach ~24 screens down, past any article's end, and an
 infinite feed cannot hold the capture longer than this."""
 
-SCROLL_TIME_S = 4.0
-"""Time cap on scrolling, whatever the step count."""
+SCROLL_TIME_S = 6.0
+"""Time cap on scrolling, whatever the step count (and at most half the settle time left): a
+page that streams its next part on scroll waits for each part at the bottom."""
 
 SCROLL_PAUSE_MS = 120
 """Pause after each step for IntersectionObserver callbacks and the fetches they start."""

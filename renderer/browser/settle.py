@@ -37,6 +37,8 @@ MAX_SCROLL_SCALE = 8
 """Scroll steps double, up to this many times their size, while nothing reacts to them (no
 DOM change, request or scheduled work in the two frames after the step). IntersectionObserver
 targets jumped over are still brought into view by ``reveal`` at the end."""
+STREAM_WAIT_S = 2.0
+"""How long a scroll stopped at the bottom waits for the next part of a page still loading."""
 FEED_GROWTH_STEPS = 3
 """A page still taller than it was this many scroll steps ago, when scrolling hit its cap, is
 an endless feed ..."""
@@ -98,10 +100,11 @@ async def _scroll_through(session: PageSession, options: RenderOptions) -> None:
                 scale = min(scale * 2, MAX_SCROLL_SCALE)
         else:
             revealed = await session.settle_action("reveal")
-            if not revealed.get("revealed"):
+            if revealed.get("revealed"):
+                await asyncio.sleep(SCROLL_PAUSE_MS / 1000)
+            elif not await _more_on_its_way(session, result):
                 reached_end = True
                 break
-            await asyncio.sleep(SCROLL_PAUSE_MS / 1000)
     session.timings["scroll_steps"] = steps
     if (
         not reached_end
@@ -123,6 +126,22 @@ async def _scroll_through(session: PageSession, options: RenderOptions) -> None:
             )
     await session.settle_action("top")
     session.mark("scroll", started)
+
+
+async def _more_on_its_way(session: PageSession, step: dict[str, Any]) -> bool:
+    """At the bottom, with something still pending (a timer, a request, scheduled work): wait
+    for it, bounded, and say whether the page grew, so the scroll goes on. A pane or page that
+    streams its next part on scroll cannot scroll further until that part has arrived."""
+    state = step
+    end = time.monotonic() + min(STREAM_WAIT_S, session.deadline.settle_remaining())
+    while state.get("timers") or not state.get("idle") or session.network.inflight:
+        if state.get("mutations") != step.get("mutations"):
+            return True
+        if time.monotonic() >= end:
+            break
+        await asyncio.sleep(POLL_S)
+        state = await session.settle_action("quiet")
+    return state.get("mutations") != step.get("mutations")
 
 
 async def _wait_images(session: PageSession) -> None:
