@@ -80,10 +80,13 @@ async def _scroll_through(session: PageSession, options: RenderOptions) -> None:
     reached_end = False
     scale = 1
     mutations: int | None = None  # unknown before the first step: it counts as a reaction
+    # the page's own short timers, before any scroll step could schedule more
+    standing_timers = int((await session.settle_action("quiet")).get("timers") or 0)
     while steps < options.max_scroll_steps and time.monotonic() < end:
         network_before = session.network.last_change
         result = await session.settle_action("step", scale=scale)
         steps += 1
+        standing_timers = min(standing_timers, int(result.get("timers") or 0))
         heights.append(int(result.get("height") or 0))
         if result.get("moved"):
             reacted = (
@@ -102,7 +105,7 @@ async def _scroll_through(session: PageSession, options: RenderOptions) -> None:
             revealed = await session.settle_action("reveal")
             if revealed.get("revealed"):
                 await asyncio.sleep(SCROLL_PAUSE_MS / 1000)
-            elif not await _more_on_its_way(session, result):
+            elif not await _more_on_its_way(session, result, standing_timers):
                 reached_end = True
                 break
     session.timings["scroll_steps"] = steps
@@ -128,17 +131,19 @@ async def _scroll_through(session: PageSession, options: RenderOptions) -> None:
     session.mark("scroll", started)
 
 
-async def _more_on_its_way(session: PageSession, step: dict[str, Any]) -> bool:
-    """At the bottom, with something still pending (a timer, a request, scheduled work): wait
-    for it, bounded, and say whether the page grew, so the scroll goes on. A pane or page that
-    streams its next part on scroll cannot scroll further until that part has arrived."""
+async def _more_on_its_way(session: PageSession, step: dict[str, Any], standing: int) -> bool:
+    """At the bottom, with a request in flight or more short timers pending than the page's
+    ``standing`` ones (what a scroll-triggered loader schedules): wait for the DOM to change,
+    bounded, and say whether it did, so the scroll goes on. A pane or page that streams its
+    next part on scroll cannot scroll further until that part has arrived. Intervals and
+    animations are not waited for: they never end."""
     state = step
     end = time.monotonic() + min(STREAM_WAIT_S, session.deadline.settle_remaining())
-    while state.get("timers") or not state.get("idle") or session.network.inflight:
-        if state.get("mutations") != step.get("mutations"):
-            return True
-        if time.monotonic() >= end:
+    while int(state.get("timers") or 0) > standing or session.network.inflight:
+        if state.get("mutations") != step.get("mutations") or time.monotonic() >= end:
             break
+        if state is step:  # counted once per stop at the bottom
+            session.timings["stream_waits"] = session.timings.get("stream_waits", 0) + 1
         await asyncio.sleep(POLL_S)
         state = await session.settle_action("quiet")
     return state.get("mutations") != step.get("mutations")

@@ -121,6 +121,7 @@ def test_capture_of_a_busy_page_keeps_the_fixed_windows(renderer: Renderer, tmp_
     snapshot = renderer.render(str(busy))
     assert snapshot.settled_by == "stable"
     assert "idle_waits" not in snapshot.timings
+    assert "stream_waits" not in snapshot.timings  # an interval never ends: not waited for
     assert "The ferry left the harbour" in snapshot.html
 
 
@@ -162,3 +163,11 @@ def test_sections_loaded_by_scroll_events_are_all_read(renderer: Renderer, tmp_p
     snapshot = renderer.render(str(page))
     missing = [n for n in range(SECTIONS) if f"Section {n} loaded on scroll" not in snapshot.html]
     assert not missing
+
+
+def test_a_pane_streaming_on_scroll_is_waited_for_at_the_bottom(
+    renderer: Renderer, spa_server: str
+) -> None:
+    snapshot = renderer.render(f"{spa_server}pane-stream/index.html")
+    assert snapshot.timings.get("stream_waits", 0) >= 1
+    assert "the second year on a roof is always better" in snapshot.html
