@@ -82,6 +82,7 @@ async def _scroll_through(session: PageSession, options: RenderOptions) -> None:
     mutations: int | None = None  # unknown before the first step: it counts as a reaction
     # the page's own short timers, before any scroll step could schedule more
     standing_timers = int((await session.settle_action("quiet")).get("timers") or 0)
+    waited = False  # at this bottom, for a part the scroll started loading
     while steps < options.max_scroll_steps and time.monotonic() < end:
         network_before = session.network.last_change
         result = await session.settle_action("step", scale=scale)
@@ -89,6 +90,7 @@ async def _scroll_through(session: PageSession, options: RenderOptions) -> None:
         standing_timers = min(standing_timers, int(result.get("timers") or 0))
         heights.append(int(result.get("height") or 0))
         if result.get("moved"):
+            waited = False
             reacted = (
                 result.get("mutations") != mutations
                 or not result.get("idle")
@@ -105,9 +107,13 @@ async def _scroll_through(session: PageSession, options: RenderOptions) -> None:
             revealed = await session.settle_action("reveal")
             if revealed.get("revealed"):
                 await asyncio.sleep(SCROLL_PAUSE_MS / 1000)
-            elif not await _more_on_its_way(session, result, standing_timers):
+            elif waited or not await _more_on_its_way(session, result, standing_timers):
+                # (once per bottom: a page that changes in place, a clock, a poll, never
+                # lets the scroll move on, and must not hold it until its time runs out)
                 reached_end = True
                 break
+            else:
+                waited = True
     session.timings["scroll_steps"] = steps
     if (
         not reached_end
