@@ -30,7 +30,7 @@ from typing import Any
 from extractor import WordScore, word_score
 from renderer.browser.launch import BrowserHandle
 from renderer.browser.readability import readability_expression
-from renderer.qa.reader_tab import ReaderTab, reader_view
+from renderer.qa.reader_tab import ReaderTab
 
 READABILITY_METADATA_FIELDS = (
     "title", "byline", "excerpt", "siteName", "dir", "lang", "publishedTime",
@@ -403,23 +403,14 @@ class PageFidelity:
 
 
 async def check_page(
-    handle: BrowserHandle | ReaderTab,
-    page: CorpusPage,
-    *,
-    budget: float = 15.0,
-    keep_comments: bool = False,
+    tab: ReaderTab, page: CorpusPage, *, budget: float = 15.0, keep_comments: bool = False
 ) -> PageFidelity:
-    """Run Reader View on one test page (in ``handle``'s tab, or a fresh context) and compare
-    everything with the expected files."""
+    """Run Reader View on one test page in ``tab`` and compare everything with the expected
+    files."""
     started = time.perf_counter()
     error = None
     try:
-        if isinstance(handle, ReaderTab):
-            result = await handle.read(page.source, budget=budget, keep_comments=keep_comments)
-        else:
-            result = await reader_view(
-                handle, page.source, budget=budget, keep_comments=keep_comments
-            )
+        result = await tab.read(page.source, budget=budget, keep_comments=keep_comments)
     except Exception as exc:  # noqa: BLE001 - one broken page must not end the whole run
         result, error = {}, f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
     ms = (time.perf_counter() - started) * 1000

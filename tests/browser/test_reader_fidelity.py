@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from renderer.browser.launch import launch_browser
-from renderer.qa.fidelity import ALL_FIELDS, PageFidelity, check_corpus, corpus_pages, reader_view
+from renderer.qa.fidelity import ALL_FIELDS, PageFidelity, check_corpus, corpus_pages
+from renderer.qa.reader_tab import reader_view
 from tests.conftest import SHARED
 
 pytestmark = pytest.mark.browser
