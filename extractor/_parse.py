@@ -10,6 +10,7 @@ import lxml.etree
 import lxml.html
 from lxml.html import HtmlElement
 
+from ._depth import flatten_deep_nesting, is_depth_error
 from ._errors import EmptyInputError
 
 # libxml2 refuses C0 controls in text; DEL and C1 controls are legal but never readable text
@@ -100,17 +101,33 @@ def unnest_void_elements(root: HtmlElement) -> HtmlElement:
     return root
 
 
+def _stopped_at_depth_limit() -> bool:
+    """Whether the last parse gave up at libxml2's nesting limit, dropping the rest."""
+    return any(is_depth_error(error.message) for error in _PARSER.error_log.filter_from_fatals())
+
+
+def _document_fromstring(text: str) -> HtmlElement:
+    """The document's tree; markup nested past libxml2's limit is flattened and parsed again."""
+    root = lxml.html.document_fromstring(text, parser=_PARSER)
+    if _stopped_at_depth_limit():
+        root = lxml.html.document_fromstring(flatten_deep_nesting(text), parser=_PARSER)
+    return root
+
+
 def parse_fragment(html: str) -> HtmlElement:
     """Parse an HTML fragment (a stage's result) into a new ``<div>`` holding it."""
     text = clean_text(html)
     try:
         nodes = lxml.html.fragments_fromstring(text, parser=_PARSER)
+        if _stopped_at_depth_limit():
+            text = flatten_deep_nesting(text)
+            nodes = lxml.html.fragments_fromstring(text, parser=_PARSER)
     except (AssertionError, lxml.etree.ParserError):
         # lxml asserts the parse has exactly one <body>; a whole document whose <body> was
         # swallowed (an unterminated attribute in <head>) has none. Take what did parse.
         wrapper = _PARSER.makeelement("div")
         try:
-            document = lxml.html.document_fromstring(text, parser=_PARSER)
+            document = _document_fromstring(text)
         except (lxml.etree.ParserError, ValueError):
             return wrapper
         source = document.find("body")
@@ -140,7 +157,7 @@ def parse_html(text: str) -> HtmlElement:
     if not text.strip():
         raise EmptyInputError("input is empty")
     try:
-        root = lxml.html.document_fromstring(text, parser=_PARSER)
+        root = _document_fromstring(text)
     except (lxml.etree.ParserError, ValueError) as exc:
         # "Document is empty": the input held only comments, a doctype or similar.
         raise EmptyInputError(f"input has no HTML elements ({exc})") from exc
