@@ -9,6 +9,9 @@ it is believed, so conflicting declarations still give clean text:
 - bytes that are valid UTF-8 and not plain ASCII are UTF-8 whatever a legacy label says (text in
   a legacy encoding is almost never valid UTF-8 by accident; servers defaulting to
   ``charset=ISO-8859-1`` for UTF-8 pages are common);
+- bytes that are UTF-8 but for a few invalid sequences (a page pasted together, a truncated
+  character) decode as UTF-8 with replacement characters, as a browser shows them, rather than
+  as a legacy encoding whose every accent is then garbled;
 - a legacy declaration whose text reads as mojibake (charset-normalizer's mess detector) is held
   back: strict UTF-8 and the detector's guess are tried, and the least messy text wins.
 """
@@ -200,11 +203,15 @@ def decode_html(
         if encoding is not None
     ]
     utf8 = _strict(data, "utf-8")
+    utf8_evidence = ""
+    if utf8 is None:
+        utf8 = _mostly_utf8(data)
+        utf8_evidence = "+replace"
     held_back: list[DecodedText] = []  # declarations that decode, but to mojibake
     for encoding, evidence in declared:
         if encoding == "utf-8":
             if utf8 is not None:
-                return DecodedText(utf8, encoding, evidence)
+                return DecodedText(utf8, encoding, evidence + utf8_evidence)
             continue
         if utf8 is not None and not data.isascii():
             break  # valid UTF-8 beyond ASCII: every legacy label is a lie
@@ -215,7 +222,7 @@ def decode_html(
             return DecodedText(text, encoding, evidence)
         held_back.append(DecodedText(text, encoding, evidence))
     if utf8 is not None:
-        return DecodedText(utf8, "utf-8", "utf-8")
+        return DecodedText(utf8, "utf-8", "utf-8" + utf8_evidence)
 
     best = charset_normalizer.from_bytes(data).best()
     if best is not None and best.encoding:
@@ -235,6 +242,23 @@ def _strict(data: bytes, encoding: str) -> str | None:
         return data.decode(encoding)
     except UnicodeDecodeError:
         return None
+
+
+MOSTLY_UTF8_RATIO = 2
+"""Bytes are UTF-8 with a few errors when their valid multi-byte characters outnumber the bytes
+of invalid sequences this many times. Text in a legacy encoding has few valid UTF-8 sequences:
+an accent byte before ASCII (cp1252) is invalid, and of the double-byte characters of GBK,
+Shift_JIS or EUC-KR about one in ten happens to form one, a ratio near 0.1. A UTF-8 page with
+five broken characters among a hundred accents is at 10 or more."""
+_NON_ASCII = re.compile("[^\x00-\x7f]")
+
+
+def _mostly_utf8(data: bytes) -> str | None:
+    """The bytes as UTF-8 with replacement characters, when only a few sequences are invalid."""
+    text = data.decode("utf-8", "replace")
+    invalid = text.count("\ufffd") - data.count("\ufffd".encode())
+    valid = len(_NON_ASCII.findall(text)) - invalid
+    return text if valid >= MOSTLY_UTF8_RATIO * invalid else None
 
 
 def _mess(html: str) -> float:

@@ -265,6 +265,16 @@ def test_loaded_pages_carry_no_served_copy(tagged: Renderer, hostile: HostileSer
     assert tagged.render(hostile.base + "/story.html").source_html is None
 
 
+def test_utf8_with_invalid_sequences_renders_as_utf8(
+    tagged: Renderer, hostile: HostileServer
+) -> None:
+    """The document decoder keeps UTF-8 for a page with five broken sequences, as Chromium's own
+    decoder would: replacement characters there, every accent intact elsewhere."""
+    result = extract(tagged.render(hostile.base + "/invalid-utf8.html"))
+    assert "Le marché couvert" in result.text and "n’arriverait jamais" in result.text
+    assert "Ã" not in result.text and "\ufffd" in result.text
+
+
 # ---- limits: both sides of each cap ------------------------------------------------------------
 
 

@@ -16,6 +16,7 @@ from extractor import (
     decode_html,
 )
 from extractor._decode import normalize_encoding
+from tests.conftest import FIXTURES
 
 KOREAN = "서울 새벽시장의 젊은 상인들이 전통을 새롭게 잇고 있다."
 JAPANESE = "東京の古い書店街で、若い店主たちが新しい試みを始めている。"
@@ -220,3 +221,36 @@ def test_a_non_text_codec_label_is_ignored(label: str) -> None:
     assert FRENCH in decode_html(data).text
     assert FRENCH in decode_html(data, declared_encoding=label).text
     assert FRENCH in decode_html(data, declared_encoding=label + "\x00").text
+
+
+INVALID_UTF8_PAGE = FIXTURES / "hostile" / "invalid-utf8.html"
+
+
+@pytest.mark.parametrize("declared", ["meta", "none", "legacy header"])
+def test_utf8_with_a_few_invalid_sequences_stays_utf8(declared: str) -> None:
+    """Five broken sequences among the accents of a UTF-8 page: replacement characters where
+    they are, as a browser shows them, and every accent elsewhere intact (not windows-1252)."""
+    data = INVALID_UTF8_PAGE.read_bytes()
+    if declared == "none":
+        data = data.replace(b'<meta charset="utf-8">', b"")
+    header = "windows-1252" if declared == "legacy header" else None
+    decoded = decode_html(data, declared_encoding=header)
+    assert decoded.encoding == "utf-8" and decoded.evidence.endswith("+replace")
+    assert decoded.text.count("\ufffd") == 6  # the overlong form is two
+    assert "Le marché couvert" in decoded.text and "n’arriverait" in decoded.text
+    assert "Ã" not in decoded.text
+
+
+@pytest.mark.parametrize(
+    ("text", "codec"),
+    [
+        (FRENCH * 4, "cp1252"),
+        (KOREAN * 4, "euc-kr"),
+        (JAPANESE * 4, "shift_jis"),
+        (CHINESE * 4, "gbk"),
+    ],
+)
+def test_legacy_text_is_not_mistaken_for_broken_utf8(text: str, codec: str) -> None:
+    """Undeclared, so only the statistics decide (short cp1252 text may get a cousin codec)."""
+    decoded = decode_html(page(text).encode(codec))
+    assert decoded.encoding != "utf-8" and "\ufffd" not in decoded.text
