@@ -14,13 +14,12 @@ from dataclasses import dataclass
 import lxml.etree
 from lxml.html import HtmlElement
 
+from ._text import excerpt as readable_excerpt
 from ._types import TraceEntry, TraceKind
 
 CHROME_MAX_SHARE = 0.5
 """Never drop a header/footer/nav holding at least half the page's text: then it is the page."""
 
-EXCERPT_CHARS = 80
-"""Length of the text excerpt recorded in the trace for a removal."""
 
 HIDDEN_MARK = "data-readermode-hidden"
 """Attribute the renderer's snapshot script sets on elements a reader cannot see."""
@@ -257,7 +256,7 @@ def _remove_outermost(elements: list[HtmlElement]) -> tuple[int, str | None]:
         if el.getparent() is None or any(ancestor in chosen for ancestor in el.iterancestors()):
             continue  # the root, or already gone with an element named twice
         if excerpt is None:
-            excerpt = " ".join(el.text_content().split())[:EXCERPT_CHARS] or None
+            excerpt = readable_excerpt(el)
         el.drop_tree()
         count += 1
     return count, excerpt

@@ -36,9 +36,9 @@ from lxml.html import HtmlElement
 
 from ._options import MIN_WORDS
 from ._parse import inner_html, parse_fragment
-from ._rules import EXCERPT_CHARS
 from ._sanitize import sanitize_html
 from ._text import BLOCK_TAGS, words
+from ._text import excerpt as readable_excerpt
 from ._types import Extraction, TraceEntry
 
 SITEWIDE_MIN_SHARE = 0.5
@@ -205,7 +205,7 @@ def remove_recurring(
         )
         return extraction.revised(trace=(*extraction.trace, entry))
 
-    excerpt = " ".join(chosen[0].text_content().split())[:EXCERPT_CHARS] or None
+    excerpt = readable_excerpt(chosen[0])
     parents = [el.getparent() for el in chosen]
     for element in chosen:
         element.drop_tree()

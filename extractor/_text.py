@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+import lxml.etree
 from lxml.html import HtmlElement
 
 # Han and kana are written without spaces: each character counts as a word. Hangul uses spaces.
@@ -173,3 +174,24 @@ def _walk(root: HtmlElement, acc: _Blocks) -> None:
         for child in reversed(element):
             stack.append((_TAIL, child))
             stack.append((_ENTER, child))
+
+
+EXCERPT_CHARS = 80
+"""Length of the text excerpt recorded in the trace for a removal."""
+_READABLE_TEXT = lxml.etree.XPath(
+    "descendant-or-self::text()[not(ancestor-or-self::script or ancestor-or-self::style"
+    " or ancestor-or-self::template or ancestor-or-self::noscript)]"
+)
+
+
+def excerpt(element: HtmlElement) -> str | None:
+    """The start of what a reader would read in ``element``, for the trace: never the source of
+    its scripts or styles (a removed ``<script>`` has no excerpt)."""
+    parts: list[str] = []
+    length = 0
+    for text in _READABLE_TEXT(element):
+        parts.append(text)
+        length += len(text)
+        if length > EXCERPT_CHARS * 4:  # enough to fill the excerpt after collapsing spaces
+            break
+    return " ".join(" ".join(parts).split())[:EXCERPT_CHARS] or None

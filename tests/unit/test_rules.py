@@ -7,8 +7,10 @@ import re
 import lxml.html
 import pytest
 
+import extractor
 from extractor._rules import PRECLEAN_RULES as ALL_RULES
 from extractor._rules import apply_rules
+from tests.conftest import FIXTURES
 
 ARTICLE = "<p>The council approved the new budget after a long debate on Tuesday night.</p>"
 
@@ -118,3 +120,15 @@ def test_renderer_marks() -> None:
     apply_rules(root, ALL_RULES)
     text = root.text_content()
     assert "GONE" not in text and "KEPT visible child" in text and "council approved" in text
+
+
+def test_trace_excerpts_never_quote_script_or_style_text() -> None:
+    """The executable rule removes scripts and styles, the hidden rule a block holding more of
+    them: the trace says what went, and quotes only text a reader would have read."""
+    page = (FIXTURES / "hostile" / "script-in-trace.html").read_bytes()
+    result = extractor.extract(page)
+    excerpts = [entry.excerpt for entry in result.trace if entry.excerpt]
+    assert "hidden words" in excerpts and "Home" in excerpts
+    assert any(entry.name == "executable" and entry.count for entry in result.trace)
+    assert not [text for text in excerpts if "SECRET" in text or "{" in text]
+    assert "SECRET" not in result.text
