@@ -194,4 +194,4 @@ def excerpt(element: HtmlElement) -> str | None:
         length += len(text)
         if length > EXCERPT_CHARS * 4:  # enough to fill the excerpt after collapsing spaces
             break
-    return " ".join(" ".join(parts).split())[:EXCERPT_CHARS] or None
+    return " ".join("".join(parts).split())[:EXCERPT_CHARS] or None
