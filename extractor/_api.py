@@ -107,10 +107,11 @@ Chosen, not tuned: of the three benchmark pages that stalled offline, the served
 def _prefer_served_document(snapshot: PageSnapshot, options: ExtractOptions) -> Extraction:
     """The partial render's extraction, or the served document's when that reads far more."""
     rendered: Extraction | None = None
-    try:
-        rendered = _extract_snapshot(replace(snapshot, source_html=None), options)
-    except (NoContentError, ContentTooShortError):
-        pass
+    if snapshot.html:  # empty: the browser side failed, only the served document is left
+        try:
+            rendered = _extract_snapshot(replace(snapshot, source_html=None), options)
+        except (NoContentError, ContentTooShortError):
+            pass
     served_snapshot = PageSnapshot(
         html=snapshot.source_html or "",
         url=snapshot.url,
@@ -135,6 +136,9 @@ def _prefer_served_document(snapshot: PageSnapshot, options: ExtractOptions) -> 
         reason=(
             f"the page never finished loading: its served document read statically gave "
             f"{served_words} words, the partial render {rendered_words}"
+            if rendered is not None
+            else f"the browser side failed: its served document read statically gave "
+            f"{served_words} words"
         ),
         words=served_words,
     )

@@ -53,7 +53,8 @@ class PageSnapshot:
     readability: ReadabilityResult | None = None
     timings: dict[str, float] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
-    # What ended the renderer's wait: "stable" (two extractions agreed) or "budget".
+    # What ended the renderer's wait: "stable" (two extractions agreed), "budget", or "served"
+    # (the browser side failed: ``html`` is empty and ``source_html`` is what there is to read).
     settled_by: str | None = None
     # Readability.js run as Firefox Reader View runs it (``RenderOptions.reader_view``): on the
     # live document, unfiltered. ``content`` is None when it found no article.
@@ -62,6 +63,11 @@ class PageSnapshot:
     # DOMContentLoaded: the DOM then holds only what the parser got to before a script stalled
     # it, and the extractor reads the served document too (``_api._prefer_served_document``).
     source_html: str | None = None
+
+    @property
+    def page_html(self) -> str:
+        """The page to save or show: the DOM, or the served document when there is no DOM."""
+        return self.html or self.source_html or ""
 
     @property
     def base_url(self) -> str | None:

@@ -139,7 +139,7 @@ def write_bundle(
     directory.mkdir(parents=True, exist_ok=True)
     (directory / LAYOUT.snapshot_json).write_text(snapshot.to_json(), encoding="utf-8")
     (directory / LAYOUT.snapshot_html).write_text(
-        sanitize_document(snapshot.html), encoding="utf-8"
+        sanitize_document(snapshot.page_html), encoding="utf-8"
     )
     (directory / LAYOUT.extraction_json).write_text(extraction.to_json(), encoding="utf-8")
     (directory / LAYOUT.markdown).write_text(extraction.markdown, encoding="utf-8")

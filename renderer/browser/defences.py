@@ -4,7 +4,8 @@
 
 - dialogs (alert, confirm, prompt, beforeunload) are dismissed at once, so none can hold the
   page's main thread; popups are closed (``guard.js`` already makes ``window.open`` return
-  null); a crashed tab ends the capture with ``NavigationError``;
+  null); a crashed tab ends the capture with ``NavigationError`` (``render_page`` then reads
+  the document as served, when there is one);
 - the main document's response is counted over CDP as it arrives: a Content-Length or a
   decoded body over ``max_bytes`` ends the capture with ``InputTooLargeError`` before the rest
   is read (a 50 MB page is refused after its first 5 MB);
@@ -61,6 +62,7 @@ class PageDefences:
         self.options = options
         self.url = url
         self.failure: ReadermodeError | None = None
+        self.crashed = False
         self._failed = asyncio.Event()
         self.notes: list[str] = []
         self.dialogs = 0
@@ -122,6 +124,7 @@ class PageDefences:
             pass  # the page or the dialog is already gone
 
     def _crashed(self, page: Page) -> None:
+        self.crashed = True
         self.fail(
             NavigationError(
                 f"{self.url} crashed the browser tab (out of memory, or too large or too deeply "

@@ -71,6 +71,15 @@ async def route_from_memory(
 
 
 DECODED_TYPES = ("text/html", "application/xhtml+xml")
+DOCUMENT_FETCH_SHARE = 1 / 3
+"""The decoder's fetch of a document may take this share of the budget. It needs the whole
+body, which a page that trickles (its article at once, then comments a second apart with no
+Content-Length) never completes: past this share Chromium loads the document itself, showing
+what arrived, and the rest of the budget is left for reading it."""
+DOM_LOADED_SHARE = 1 / 2
+"""Of the settle time left once the server answered, waiting for DOMContentLoaded may take
+this share: a document that never completes (a trickling body, a parser stopped by a script
+that never arrives) is still settled and read with the rest."""
 
 
 async def route_documents_through_decoder(
@@ -103,10 +112,9 @@ async def route_documents_through_decoder(
         ):
             await route.fallback()
             return
+        allowed = min(deadline.settle_remaining(), DOCUMENT_FETCH_SHARE * deadline.seconds)
         try:
-            response = await route.fetch(
-                max_redirects=0, timeout=max(1.0, deadline.settle_remaining()) * 1000
-            )
+            response = await route.fetch(max_redirects=0, timeout=max(1.0, allowed) * 1000)
         except PlaywrightError:
             await route.fallback()  # Chromium meets the same failure and reports it
             return
@@ -171,15 +179,13 @@ async def navigate(session: PageSession, url: str, options: RenderOptions) -> in
         ) from exc
     except PlaywrightError as exc:
         raise navigation_error(url, exc, options) from exc
+    allowed = DOM_LOADED_SHARE * session.deadline.settle_remaining()
     try:
         await race(
-            session.page.wait_for_load_state(
-                "domcontentloaded", timeout=max(1.0, session.deadline.settle_remaining() * 1000)
-            )
+            session.page.wait_for_load_state("domcontentloaded", timeout=max(1.0, allowed) * 1000)
         )
     except PlaywrightTimeoutError:
-        session.warnings.append("partial: the page did not finish loading (no DOMContentLoaded)")
-        session.stalled = True
+        pass  # whether it came at all is read at the end (``PageSession.stalled``)
     except PlaywrightError as exc:
         raise navigation_error(url, exc, options) from exc
     session.mark("navigate", started)

@@ -63,16 +63,49 @@ async def render_page(
 ) -> PageSnapshot:
     """Load, settle and snapshot one page in a fresh context (closed whatever happens).
 
-    Returns within the budget (plus ``HARD_STOP_GRACE_S`` at worst) whatever the page does.
+    Returns within the budget (plus ``HARD_STOP_GRACE_S`` at worst) whatever the page does. A
+    page whose browser side fails (its main thread frozen, its tab crashed, the hard stop) is
+    read from the document as served, when one was, flagged partial with the reason.
     """
+    served = ServedDocument()
     try:
         return await asyncio.wait_for(
-            _render_page(handle, request, options), timeout=options.budget + HARD_STOP_GRACE_S
+            _render_page(handle, request, options, served),
+            timeout=options.budget + HARD_STOP_GRACE_S,
         )
     except TimeoutError as exc:
-        raise BudgetExceededError(
-            f"{request.url} held the capture past its {options.budget:g} s budget"
-        ) from exc
+        reason = f"the page held the capture past its {options.budget:g} s budget"
+        fallback = served_snapshot(request, served, reason)
+        if fallback is None:
+            raise BudgetExceededError(f"{request.url} {reason}") from exc
+        return fallback
+
+
+def served_snapshot(
+    request: PageRequest,
+    served: ServedDocument,
+    reason: str,
+    session: PageSession | None = None,
+) -> PageSnapshot | None:
+    """A snapshot that hands the extractor the served document alone (``html`` is empty), or
+    None when nothing was served. Only a decoded 200 answer is kept in ``served``."""
+    if not served.text:
+        return None
+    warnings = list(session.warnings) if session is not None else []
+    warnings.append(f"partial: {reason}; the document as served was read instead")
+    timings = dict(session.timings) if session is not None else {}
+    if session is not None:
+        timings["total"] = round(time.monotonic() - session.started, 3)
+    return PageSnapshot(
+        html="",
+        url=request.url,
+        final_url=request.url,
+        status=200,
+        timings=timings,
+        warnings=tuple(warnings),
+        settled_by="served",
+        source_html=served.text,
+    )
 
 
 @dataclass
@@ -88,43 +121,65 @@ class _Capture:
 
 
 async def _render_page(
-    handle: BrowserHandle, request: PageRequest, options: RenderOptions
+    handle: BrowserHandle, request: PageRequest, options: RenderOptions, served: ServedDocument
 ) -> PageSnapshot:
     context = await handle.new_context()
     try:
-        capture = await _open(context, request, options, Deadline(options.budget))
-        status = await _load(capture, request, options)
-        await settle(capture.session, options)
-        snap, settled_by = await until_stable(capture.session, options)
-        _check_snapshot(capture, snap, request, options)
-        assert snap is not None  # _check_snapshot raised otherwise
-        session = capture.session
-        session.warnings.extend(snapshot_warnings(snap, options, request.url))
-        if settled_by == "budget":
-            session.warnings.append(
-                f"partial: the page was still changing when the {options.budget:g} s budget ran out"
-            )
-        readability, reader_view = await _after_snapshot(capture, snap["html"], options)
-        session.timings["total"] = round(time.monotonic() - session.started, 3)
-        return PageSnapshot(
-            html=snap["html"],
-            url=request.url,
-            # the document read: page.url already shows a refused navigation's target
-            final_url=snap.get("url") or capture.page.url,
-            status=status,
-            readability=readability,
-            timings=session.timings,
-            warnings=tuple(session.warnings),
-            settled_by=settled_by,
-            reader_view=reader_view,
-            source_html=capture.served.text if session.stalled else None,
-        )
+        capture = await _open(context, request, options, Deadline(options.budget), served)
+        try:
+            return await _capture(capture, request, options)
+        except NavigationError:
+            crashed = "the browser tab crashed"
+            if capture.defences.crashed and (
+                fallback := served_snapshot(request, served, crashed, capture.session)
+            ):
+                return fallback
+            raise
     finally:
         await handle.dispose(context)
 
 
+async def _capture(capture: _Capture, request: PageRequest, options: RenderOptions) -> PageSnapshot:
+    session = capture.session
+    status = await _load(capture, request, options)
+    await settle(session, options)
+    snap, settled_by = await until_stable(session, options)
+    if snap is None and capture.defences.failure is None:
+        frozen = f"the page's main thread did not answer within the {options.budget:g} s budget"
+        if fallback := served_snapshot(request, capture.served, frozen, session):
+            return fallback
+    _check_snapshot(capture, snap, request, options)
+    assert snap is not None  # _check_snapshot raised otherwise
+    session.warnings.extend(snapshot_warnings(snap, options, request.url))
+    if session.stalled:
+        session.warnings.append("partial: the page did not finish loading (no DOMContentLoaded)")
+    if settled_by == "budget":
+        session.warnings.append(
+            f"partial: the page was still changing when the {options.budget:g} s budget ran out"
+        )
+    readability, reader_view = await _after_snapshot(capture, snap["html"], options)
+    session.timings["total"] = round(time.monotonic() - session.started, 3)
+    return PageSnapshot(
+        html=snap["html"],
+        url=request.url,
+        # the document read: page.url already shows a refused navigation's target
+        final_url=snap.get("url") or capture.page.url,
+        status=status,
+        readability=readability,
+        timings=session.timings,
+        warnings=tuple(session.warnings),
+        settled_by=settled_by,
+        reader_view=reader_view,
+        source_html=capture.served.text if session.stalled else None,
+    )
+
+
 async def _open(
-    context: BrowserContext, request: PageRequest, options: RenderOptions, deadline: Deadline
+    context: BrowserContext,
+    request: PageRequest,
+    options: RenderOptions,
+    deadline: Deadline,
+    served: ServedDocument,
 ) -> _Capture:
     """Scripts, routes, guard and defences on a fresh context, and its page."""
     for name in INIT_SCRIPTS:
@@ -133,7 +188,6 @@ async def _open(
     # network guard, then the document decoder: bytes served from memory never count as
     # a network request, and the guard vets a document before the decoder fetches it.
     # The decoder runs only once the page navigates, after ``defences`` below exists.
-    served = ServedDocument()
     defences: PageDefences | None = None
 
     def fail(error: ReadermodeError) -> None:

@@ -112,7 +112,17 @@ class PageSession:
         self.timings: dict[str, float] = {}
         self.warnings: list[str] = []
         self.started = time.monotonic()
-        self.stalled = False  # never reached DOMContentLoaded
+        self.dom_loaded = False
+        page.on("domcontentloaded", self._dom_loaded)
+
+    def _dom_loaded(self, _page: Page) -> None:
+        self.dom_loaded = True
+
+    @property
+    def stalled(self) -> bool:
+        """The document never reached DOMContentLoaded (its parser stopped, or its body never
+        ended): what the DOM holds may be a part of the page only."""
+        return not self.dom_loaded
 
     def mark(self, name: str, since: float) -> None:
         self.timings[name] = round(time.monotonic() - since, 3)

@@ -49,7 +49,7 @@ def run_compare(invocation: Invocation) -> int:
             entries.append(comparison if len(targets) == 1 else replace(comparison, snapshot=None))
     first = entries[0]
     if args.save_html and isinstance(first, PageComparison) and first.snapshot:
-        write_file(args.save_html, inert_page_html(first.snapshot.html))
+        write_file(args.save_html, inert_page_html(first.snapshot.page_html))
     if args.report:
         write_file(args.report, html_report(entries))
     write_result(compare_output(entries, invocation), args.output)

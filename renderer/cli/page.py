@@ -23,7 +23,7 @@ def run_page(invocation: Invocation) -> int:
     else:
         snapshot = _render(invocation) if should_render(invocation) else _fetch(invocation)
         if args.save_html:
-            write_file(args.save_html, inert_page_html(snapshot.html))
+            write_file(args.save_html, inert_page_html(snapshot.page_html))
         extraction = extract(snapshot, options=extract_options(args))
     text = render_output(extraction, invocation.format, with_metadata=args.with_metadata)
     write_result(text, args.output)

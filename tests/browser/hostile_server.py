@@ -13,6 +13,8 @@ Routes::
     /nested?depth=N         an article, then N nested <div>s in the markup
     /slow-headers?s=N       answers after N seconds (30 by default)
     /held                   answers (the story) only once the test releases ``server.held``
+    /trickle?n=N            the story at once, then N comments one a second (60 by default), no
+                            Content-Length: ``load`` does not fire while they come
     /redirect?n=N           N HTTP redirects, then the story
     /redirect-loop          redirects to itself
     /status/<code>          that status with an HTML body
@@ -78,6 +80,7 @@ class HostileHandler(http.server.BaseHTTPRequestHandler):
             "/nested": self._nested,
             "/slow-headers": self._slow_headers,
             "/held": self._held,
+            "/trickle": self._trickle,
             "/redirect": self._redirect,
             "/redirect-loop": lambda *_: self._redirect_to("/redirect-loop"),
             "/file.pdf": lambda *_: self._send(200, PDF_STUB, "application/pdf"),
@@ -166,6 +169,22 @@ class HostileHandler(http.server.BaseHTTPRequestHandler):
         if not self.server.held.hold() or self.server.stop.is_set():
             return  # the session is ending: answer nothing
         self._html(story_html("Held crane page"))
+
+    def _trickle(self, path: str, query: dict[str, str]) -> None:
+        head = story_html("Trickling crane page").split("</article>")[0] + "</article>\n"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(head.encode() + b"<section class='comments'>\n")
+        self.wfile.flush()
+        for number in range(int(query.get("n", "60"))):
+            if self.server.stop.wait(1.0):
+                break
+            self.wfile.write(f"<p class='comment'>Comment {number} on the crane.</p>\n".encode())
+            self.wfile.flush()
+        self.wfile.write(b"</section></body></html>\n")
+        self.close_connection = True
 
     def _redirect(self, path: str, query: dict[str, str]) -> None:
         left = int(query.get("n", "1"))

@@ -133,7 +133,8 @@ def test_slow_server_spends_the_budget_not_more(
 
 
 def test_frozen_main_thread_cannot_hold_the_capture(server: str, renderer: Renderer) -> None:
-    """The frozen page's loop never ends: any return at all is the budget's doing."""
+    """The frozen page's loop never ends: any return at all is the budget's doing, and what
+    it returns is a snapshot taken before the freeze or the document as served."""
     started = time.monotonic()
     try:
         snapshot = renderer.render(f"{server}/frozen", options=RenderOptions(block_private=False, budget=4.0))
@@ -141,7 +142,7 @@ def test_frozen_main_thread_cannot_hold_the_capture(server: str, renderer: Rende
         snapshot = None
     assert time.monotonic() - started < HANG_S  # backstop only
     if snapshot is not None:
-        assert snapshot.settled_by == "budget" and snapshot.warnings
+        assert snapshot.settled_by in ("budget", "served") and snapshot.warnings
     # The same browser still serves the next page.
     assert "plain server-rendered paragraph" in renderer.capture(f"{server}/story").text
 
