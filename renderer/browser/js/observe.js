@@ -98,6 +98,16 @@
     return work.timeouts.size + work.intervals.size + work.frames.size + work.idle.size + running;
   };
 
+  // The last contentvisibilityautostatechange of each content-visibility:auto element: pages
+  // that fill such a section only once it is rendered are read once every section says so.
+  const autoSkipped = new WeakMap();
+  document.addEventListener(
+    "contentvisibilityautostatechange",
+    (event) => autoSkipped.set(event.target, event.skipped),
+    true
+  );
+  state.autoSkipped = (el) => autoSkipped.get(el);
+
   const Native = window.IntersectionObserver;
   if (typeof Native === "function") {
     const observe = Native.prototype.observe;

@@ -56,44 +56,75 @@
       );
     });
 
-  // Whether any style sheet or style attribute asks for content-visibility:auto (a sheet
-  // that cannot be read, cross-origin, counts as asking).
-  const usesAutoVisibility = () => {
+  // One rendering frame, or ``ms`` if none comes (a throttled frame has none).
+  const frame = (ms) =>
+    new Promise((done) => {
+      const fallback = setTimeout(done, ms);
+      requestAnimationFrame(() => {
+        clearTimeout(fallback);
+        done();
+      });
+    });
+
+  // What asks for content-visibility:auto: the elements that style sheets and style attributes
+  // give it, and whether any sheet asks at all (one that cannot be read, cross-origin, counts
+  // as asking).
+  const autoVisibility = () => {
     const AUTO = /content-visibility\s*:\s*auto/i;
-    if (document.querySelector('[style*="content-visibility"]')) return true;
+    const selectors = [];
+    let asks = false;
     const visit = (rules, depth) => {
       for (const rule of rules) {
-        if (rule.style && AUTO.test(rule.style.cssText)) return true;
-        if (rule.cssRules && depth < 4 && visit(rule.cssRules, depth + 1)) return true;
+        if (rule.style && AUTO.test(rule.style.cssText)) {
+          asks = true;
+          if (rule.selectorText) selectors.push(rule.selectorText);
+        }
+        if (rule.cssRules && depth < 4) visit(rule.cssRules, depth + 1);
       }
-      return false;
     };
     for (const sheet of document.styleSheets) {
       try {
-        if (visit(sheet.cssRules, 0)) return true;
+        visit(sheet.cssRules, 0);
       } catch (e) {
-        return true;
+        asks = true;
       }
     }
-    return false;
+    const targets = new Set();
+    for (const el of document.querySelectorAll('[style*="content-visibility"]')) {
+      if (AUTO.test(el.style.cssText)) targets.add(el);
+    }
+    for (const selector of selectors) {
+      try {
+        for (const el of document.querySelectorAll(selector)) targets.add(el);
+      } catch (e) {} // a nested rule's relative selector
+    }
+    return { asks: asks || targets.size > 0, targets: Array.from(targets) };
   };
 
   // Lift what keeps content from loading or rendering until it is near the viewport. Pages that
   // fill a content-visibility:auto section only when its contentvisibilityautostatechange
   // event says it is rendered (and may empty it again when it is skipped) get that event for
   // every section first: selected content is relevant to the user, so selecting the whole
-  // body for two frames unskips them all. Then content-visibility is turned off for good.
+  // body unskips them all. The wait is for the events themselves (observe.js records them),
+  // not for a number of frames, which a busy machine stretches past any fallback timer; then
+  // content-visibility is turned off for good.
+  const AUTO_VISIBILITY_WAIT_MS = 3000;
   const eager = async () => {
     let changed = 0;
     for (const el of document.querySelectorAll("img[loading=lazy], iframe[loading=lazy]")) {
       el.loading = "eager";
       changed++;
     }
-    const selection = window.getSelection();
-    if (selection && document.body && usesAutoVisibility()) {
+    const selection = window.getSelection && window.getSelection();
+    const auto = document.body ? autoVisibility() : { asks: false, targets: [] };
+    if (selection && auto.asks) {
       try {
         selection.selectAllChildren(document.body);
+        const started = performance.now();
+        const boxed = auto.targets.filter((el) => el.getClientRects().length > 0);
+        const waiting = () => boxed.some((el) => state.autoSkipped && state.autoSkipped(el) !== false);
         await frames();
+        while (waiting() && performance.now() - started < AUTO_VISIBILITY_WAIT_MS) await frame(200);
         await frames();
       } catch (e) {}
     }
