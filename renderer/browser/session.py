@@ -187,14 +187,18 @@ class PageSession:
         if seconds > IDLE_QUIET_MS / 1000 and not self._idle(await self.settle_action("quiet")):
             await asyncio.sleep(seconds - IDLE_QUIET_MS / 1000)
 
-    def _idle(self, state: dict[str, Any]) -> bool:
-        """The page's evidence (``quiet``) that it has nothing left to do; each wait it ends
-        early is counted in ``timings["idle_waits"]``."""
-        idle = (
+    def is_idle(self, state: dict[str, Any]) -> bool:
+        """The page's evidence (``quiet``) that it has nothing left to do: nothing scheduled,
+        every document loaded, and neither DOM nor network changed for ``IDLE_QUIET_MS``."""
+        return (
             bool(state.get("idle"))
             and state.get("sinceMutation", 0) >= IDLE_QUIET_MS
             and self.network.quiet_for() * 1000 >= IDLE_QUIET_MS
         )
+
+    def _idle(self, state: dict[str, Any]) -> bool:
+        """``is_idle``; each wait it ends early is counted in ``timings["idle_waits"]``."""
+        idle = self.is_idle(state)
         if idle:
             self.timings["idle_waits"] = self.timings.get("idle_waits", 0) + 1
         return idle

@@ -72,8 +72,13 @@ async def settle(session: PageSession, options: RenderOptions) -> None:
 
 
 async def _scroll_through(session: PageSession, options: RenderOptions) -> None:
-    """Scroll window and inner scrollers in steps, then bring observed targets into view."""
+    """Scroll window and inner scrollers in steps, then bring observed targets into view.
+    Skipped on a page that nothing could make react: see ``_scroll_cannot_matter``."""
     started = time.monotonic()
+    if await _scroll_cannot_matter(session):
+        session.timings["scroll_skipped"] = 1
+        session.mark("scroll", started)
+        return
     end = started + min(options.scroll_time, session.deadline.settle_remaining() * 0.5)
     steps = 0
     heights: list[int] = []
@@ -137,6 +142,20 @@ async def _scroll_through(session: PageSession, options: RenderOptions) -> None:
     session.mark("scroll", started)
 
 
+async def _scroll_cannot_matter(session: PageSession) -> bool:
+    """No scroll, wheel or touch listener, no IntersectionObserver target, no scroll handler
+    and nothing scheduled (a loader that polls the scroll position runs timers or frames), in
+    this document or its same-origin frames, and the network quiet: scrolling cannot load or
+    change anything (lazy images and content-visibility were made eager before)."""
+    state = await session.settle_action("quiet")
+    # ``idle`` alone, not ``is_idle``: the eager step's own style element just changed the DOM
+    return (
+        state.get("scrollWatchers") == 0
+        and bool(state.get("idle"))
+        and not session.network.inflight
+    )
+
+
 async def _more_on_its_way(session: PageSession, step: dict[str, Any], standing: int) -> bool:
     """At the bottom, with a request in flight or more short timers pending than the page's
     ``standing`` ones (what a scroll-triggered loader schedules): wait for the DOM to change,
@@ -165,6 +184,15 @@ async def _wait_images(session: PageSession) -> None:
     session.mark("images", started)
 
 
+async def _unchanged_since(session: PageSession, before: dict[str, Any]) -> bool:
+    """The page was idle at ``before`` (nothing scheduled, loaded, DOM and network quiet) and
+    still is, with no DOM change since: a second snapshot would read the same page."""
+    if not session.is_idle(before):
+        return False
+    after = await session.settle_action("quiet")
+    return after.get("mutations") == before.get("mutations") and session.is_idle(after)
+
+
 def _check_text(html: str, url: str) -> str:
     try:
         return extract(PageSnapshot(html=html, url=url), options=_CHECK_OPTIONS).text
@@ -175,13 +203,15 @@ def _check_text(html: str, url: str) -> str:
 async def until_stable(
     session: PageSession, options: RenderOptions
 ) -> tuple[dict[str, Any] | None, str]:
-    """Snapshot until two consecutive extractions agree or the budget runs out."""
+    """Snapshot until two consecutive extractions agree or the budget runs out; one snapshot
+    is enough when the page was idle before it and nothing changed while it was taken."""
     started = time.monotonic()
     previous_text: str | None = None
     snap: dict[str, Any] | None = None
     checks = 0
     reason = "budget"
     while True:
+        before = await session.settle_action("quiet") if not checks else {}
         try:
             latest = await take_snapshot(session, options)
         except (TimeoutError, PlaywrightError) as exc:
@@ -189,6 +219,10 @@ async def until_stable(
             break
         snap = latest
         checks += 1
+        if before and await _unchanged_since(session, before):
+            reason = "stable"
+            session.timings["stable_by_evidence"] = 1
+            break
         if session.deadline.remaining() < READABILITY_RESERVE_S:
             break  # the snapshot took the time: no check (and no second snapshot) fits
         try:

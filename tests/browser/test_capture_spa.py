@@ -65,7 +65,7 @@ def test_static_path_cannot_read_client_side_pages(name: str, spa_server: str) -
 def test_snapshot_records_how_the_wait_ended(spa_server: str, renderer: Renderer) -> None:
     snapshot = renderer.render(f"{spa_server}timeout-text/index.html")
     assert snapshot.settled_by == "stable"
-    assert snapshot.timings["stability_checks"] >= 2
+    assert snapshot.timings["stability_checks"] >= 1
     assert snapshot.readability is not None and snapshot.readability.readerable is not None
     assert snapshot.final_url == snapshot.url and snapshot.status == 200
 

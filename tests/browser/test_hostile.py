@@ -251,7 +251,8 @@ def test_stalled_parser_is_read_from_the_served_document(
         ("/million-visible.html", None),  # busy laying out for a minute: the same
         ("/frozen-during-load.html", "main thread did not answer"),
         ("/deep-script.html?depth=5000", "tab crashed"),
-        ("/crash-deep-thread.html", "tab crashed"),
+        # its layout may still be busy when the budget ends, on a loaded machine: either way
+        ("/crash-deep-thread.html", "tab crashed|main thread did not answer"),
     ],
 )
 def test_a_failed_browser_side_still_gives_the_served_article(
@@ -268,7 +269,8 @@ def test_a_failed_browser_side_still_gives_the_served_article(
     assert partial, outcome.warnings
     if reason is not None:
         assert outcome.settled_by == "served" and outcome.html == ""
-        assert reason in partial[-1] and "as served" in partial[-1]
+        assert any(part in partial[-1] for part in reason.split("|")), partial
+        assert "as served" in partial[-1]
     result = extract(outcome)
     assert ARTICLE in result.text and "plaque with the names" in result.text
     if outcome.settled_by == "served":

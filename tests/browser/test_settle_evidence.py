@@ -115,9 +115,7 @@ def test_capture_of_a_still_page_ends_its_waits_on_the_evidence(
 
 def test_capture_of_a_busy_page_keeps_the_fixed_windows(renderer: Renderer, tmp_path: Path) -> None:
     busy = tmp_path / "busy.html"
-    busy.write_text(
-        PAGES["/"] + "<script>setInterval(() => {}, 200);</script>", encoding="utf-8"
-    )
+    busy.write_text(PAGES["/"] + "<script>setInterval(() => {}, 200);</script>", encoding="utf-8")
     snapshot = renderer.render(str(busy))
     assert snapshot.settled_by == "stable"
     assert "idle_waits" not in snapshot.timings
@@ -125,7 +123,9 @@ def test_capture_of_a_busy_page_keeps_the_fixed_windows(renderer: Renderer, tmp_
     assert "The ferry left the harbour" in snapshot.html
 
 
-LONG = "".join(f"<p>Paragraph {n} of the long still page, about the harbour.</p>" for n in range(600))
+LONG = "".join(
+    f"<p>Paragraph {n} of the long still page, about the harbour.</p>" for n in range(600)
+)
 
 # A classic scroll-event lazy loader: a section gets its text once a scroll event finds its top
 # above the bottom of the screen (sections scrolled past count too, as in most such loaders),
@@ -148,13 +148,54 @@ addEventListener("scroll", () => {
 )
 
 
+# A scroll-depth tracker, as analytics scripts add: it listens, but changes nothing.
+SCROLL_DEPTH = "<script>addEventListener('scroll', () => { window.depth = scrollY; });</script>"
+
+
 def test_a_long_still_page_is_scrolled_in_growing_steps(renderer: Renderer, tmp_path: Path) -> None:
     page = tmp_path / "long.html"
-    page.write_text(f"<!doctype html><title>Long</title><body><article>{LONG}</article>")
+    page.write_text(
+        f"<!doctype html><title>Long</title><body><article>{LONG}</article>{SCROLL_DEPTH}"
+    )
     snapshot = renderer.render(str(page))
     # 600 paragraphs are dozens of screens: steps of 0.8 screen would need more than 30
-    assert snapshot.timings["scroll_steps"] < 20, snapshot.timings
+    assert "scroll_skipped" not in snapshot.timings
+    assert 1 < snapshot.timings["scroll_steps"] < 20, snapshot.timings
     assert "Paragraph 599 of the long still page" in snapshot.html
+
+
+def test_a_page_nothing_watches_is_not_scrolled_and_read_in_one_snapshot(
+    renderer: Renderer, tmp_path: Path
+) -> None:
+    """No listener, observer or scheduled work: scrolling and a second snapshot cannot change
+    what is read, so neither happens."""
+    page = tmp_path / "still.html"
+    page.write_text(f"<!doctype html><title>Still</title><body><article>{LONG}</article>")
+    snapshot = renderer.render(str(page))
+    assert snapshot.timings.get("scroll_skipped") == 1 and "scroll_steps" not in snapshot.timings
+    assert snapshot.settled_by == "stable" and snapshot.timings["stability_checks"] == 1
+    assert "Paragraph 599 of the long still page" in snapshot.html
+
+
+@pytest.mark.parametrize(
+    "watcher",
+    [
+        "<script>document.body.onscroll = () => {};</script>",
+        "<script>new IntersectionObserver(() => {}).observe(document.querySelector('p'));</script>",
+        "<script>setInterval(() => {}, 200);</script>",  # a loader polling the scroll position
+        "<script>document.querySelector('article').addEventListener('wheel', () => {});</script>",
+    ],
+    ids=["onscroll", "observer", "interval", "wheel"],
+)
+def test_a_page_that_could_react_is_scrolled(
+    renderer: Renderer, tmp_path: Path, watcher: str
+) -> None:
+    page = tmp_path / "watched.html"
+    page.write_text(
+        f"<!doctype html><title>Watched</title><body><article>{LONG}</article>{watcher}"
+    )
+    snapshot = renderer.render(str(page))
+    assert "scroll_skipped" not in snapshot.timings and snapshot.timings["scroll_steps"] >= 1
 
 
 def test_sections_loaded_by_scroll_events_are_all_read(renderer: Renderer, tmp_path: Path) -> None:

@@ -108,6 +108,20 @@
   );
   state.autoSkipped = (el) => autoSkipped.get(el);
 
+  // Scroll, wheel and touch listeners the page adds: with none of them, no IntersectionObserver
+  // target and nothing scheduled, scrolling cannot change the page, and the renderer skips it.
+  const SCROLL_EVENTS = new Set(["scroll", "wheel", "mousewheel", "touchmove", "scrollend"]);
+  state.scrollListeners = 0;
+  const nativeAddEventListener = EventTarget.prototype.addEventListener;
+  EventTarget.prototype.addEventListener = function (type) {
+    try {
+      if (SCROLL_EVENTS.has(String(type).toLowerCase())) state.scrollListeners++;
+    } catch (e) {
+      /* never break the page */
+    }
+    return nativeAddEventListener.apply(this, arguments);
+  };
+
   const Native = window.IntersectionObserver;
   if (typeof Native === "function") {
     const observe = Native.prototype.observe;

@@ -27,8 +27,10 @@
   // nothing left to do once its network is quiet too (the renderer judges that part).
   const quiet = () => {
     const all = states();
-    let mutations = 0, since = 1e9, timers = 0, scheduled = 0;
+    let mutations = 0, since = 1e9, timers = 0, scheduled = 0, watchers = 0;
     for (const s of all) {
+      // (a document our init script never reached counts as watching)
+      watchers += (s.scrollListeners === undefined ? 1 : s.scrollListeners) + (s.observed ? s.observed.size : 0);
       mutations += s.mutations || 0;
       // each frame's own clock: performance.now() has a different origin in every document
       if (s.sinceMutation) since = Math.min(since, s.sinceMutation());
@@ -41,6 +43,9 @@
       readyState: document.readyState,
       timers,
       idle: scheduled === 0 && document.readyState === "complete",
+      // listeners and observed targets that a scroll could wake, and scroll handler properties
+      scrollWatchers:
+        watchers + (window.onscroll || document.onscroll || (document.body && document.body.onscroll) ? 1 : 0),
     };
   };
 
