@@ -1,0 +1,406 @@
+"""Script-rendered article benchmark: the article benchmark's pages rewritten so that their body
+only exists after JavaScript, scored against the same ground truth.
+
+Usage: benchmark_scripted.py [--corpus DIR] [--limit N] [--out DIR]
+
+Each page (by id order) gets one of three rewrites, in turn:
+
+- ``fetch``: an empty app shell; 300 ms after load a script fetches ``article.json`` (the
+  original body) from the server, which answers 200 ms later, and renders it.
+- ``island``: the body as a JSON island (``<script type="application/json">``), rendered on
+  DOMContentLoaded, in the next animation frame (the way server-rendered apps hydrate).
+- ``chunks``: the article's container keeps its first quarter; the rest comes in three chunks,
+  each fetched (200 ms) when a sentinel under the content scrolls into view
+  (IntersectionObserver), as infinite-scroll articles load.
+
+Pages are served on 127.0.0.1 by a server in this process. So that nothing leaves the machine,
+everything that would load something (src, srcset, poster and data-src attributes, <link>,
+CSS url() and @import, <base>, meta refresh, scripts) is removed from the page first, and
+every request a render context makes is watched: any to another host is reported as a leak.
+
+Printed: F1 (with precision and recall) and median seconds per page for readermode rendered on
+the rewritten pages, one page at a time (``Renderer.capture``: load, settle, snapshot,
+Readability.js, the extraction), per rewrite and overall; beside it readermode static on the
+original pages (the article-benchmark figure) and on the rewritten ones (what an extractor that
+does not run JavaScript gets). Per-page rows go to ``--out``/scripted-scores.csv. Figures are
+printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import csv
+import gzip
+import http.server
+import json
+import re
+import statistics
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import lxml.html
+from lxml.html import HtmlElement
+
+import extractor
+from extractor import ShingleScore
+from renderer import AsyncRenderer, RenderOptions
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_CORPUS = REPO.parent / "shared" / "corpora" / "article-benchmark"
+REWRITES = ("fetch", "island", "chunks")
+OPTIONS = RenderOptions(budget=15, block_private=False)
+SERVER_DELAY_S = 0.2
+CHUNKS = 4
+
+_CSS_URL = re.compile(r"url\(\s*['\"]?(?:https?:)?//[^)]*\)|@import[^;]*;", re.IGNORECASE)
+_LOADING_ATTRIBUTES = ("src", "srcset", "poster", "data", "background", "action", "formaction")
+
+
+@dataclass(frozen=True)
+class Page:
+    id: str
+    url: str
+    reference: str
+    original: bytes
+
+
+@dataclass
+class Rewritten:
+    rewrite: str
+    files: dict[str, tuple[bytes, str]]  # path under the page's folder -> (body, content type)
+
+
+def strip_external_loads(root: HtmlElement) -> None:
+    """Remove what would make the browser fetch from another host (links stay: not fetched)."""
+    for element in list(root.iter("base", "link", "meta")):
+        is_refresh = (element.get("http-equiv") or "").lower() == "refresh"
+        if element.tag != "meta" or is_refresh:
+            element.drop_tree()
+    for element in list(root.iter("script")):
+        element.drop_tree()  # saved without JavaScript, but some kept inline JSON-LD: harmless
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        for name in list(element.attrib):
+            value = element.attrib[name]
+            local = name.rsplit("}", 1)[-1].lower()
+            if local in _LOADING_ATTRIBUTES or local.startswith("data-src"):
+                del element.attrib[name]
+            elif local == "href" and element.tag in ("image", "use", "svg"):
+                del element.attrib[name]
+            elif local == "style" and "url(" in value.lower():
+                element.attrib[name] = _CSS_URL.sub("", value)
+        if element.tag == "style" and element.text:
+            element.text = _CSS_URL.sub("", element.text)
+
+
+def _island(value: Any) -> str:
+    """JSON safe inside a <script> element."""
+    return json.dumps(value).replace("</", "<\\/")
+
+
+def _document(head: str, body: str, lang: str) -> bytes:
+    return f'<!DOCTYPE html>\n<html lang="{lang}"><head>{head}</head><body>{body}</body></html>\n'.encode()
+
+
+def _inner(element: HtmlElement) -> str:
+    return extractor.inner_html(element)
+
+
+FETCH_SHELL = """<div id="app"><p class="loading">Loading…</p></div>
+<script>
+addEventListener("load", () => setTimeout(() => {
+  fetch("article.json").then((r) => r.json()).then((data) => {
+    document.getElementById("app").innerHTML = data.html;
+  });
+}, 300));
+</script>"""
+
+ISLAND_SHELL = """<div id="root"></div>
+<script type="application/json" id="__DATA__">{data}</script>
+<script>
+document.addEventListener("DOMContentLoaded", () => requestAnimationFrame(() => {{
+  const data = JSON.parse(document.getElementById("__DATA__").textContent);
+  document.getElementById("root").innerHTML = data.html;
+}}));
+</script>"""
+
+CHUNK_LOADER = """<script>
+(() => {
+  const sentinel = document.getElementById("more-sentinel");
+  let next = 1, busy = false;
+  const observer = new IntersectionObserver((entries) => {
+    if (busy || !entries.some((entry) => entry.isIntersecting)) return;
+    if (next >= %d) { observer.disconnect(); sentinel.remove(); return; }
+    busy = true;
+    fetch("chunk/" + next + ".json").then((r) => r.json()).then((data) => {
+      sentinel.insertAdjacentHTML("beforebegin", data.html);
+      next++;
+      busy = false;
+      observer.unobserve(sentinel);  // observe again: fires if it is still in view
+      observer.observe(sentinel);
+    });
+  });
+  observer.observe(sentinel);
+})();
+</script>"""
+
+
+def _container(body: HtmlElement) -> HtmlElement:
+    """The element whose children hold the content: down the wordiest child until there are
+    enough children to split."""
+    node = body
+    while len(node) < CHUNKS * 2 and len(node):
+        wordiest = max(node, key=lambda child: len(child.text_content()))
+        if len(wordiest.text_content()) < 0.6 * len(node.text_content()):
+            break
+        node = wordiest
+    return node
+
+
+def rewrite(page: Page, index: int) -> Rewritten:
+    root = lxml.html.document_fromstring(page.original.decode("utf-8", "replace"))
+    strip_external_loads(root)
+    head, body = root.find("head"), root.find("body")
+    head_html = _inner(head) if head is not None else ""
+    head_html = '<meta charset="utf-8">' + head_html
+    lang = root.get("lang") or "en"
+    if body is None:
+        body = lxml.html.fromstring("<body></body>")
+    kind = REWRITES[index % len(REWRITES)]
+    files: dict[str, tuple[bytes, str]] = {}
+    if kind == "fetch":
+        files["article.json"] = (json.dumps({"html": _inner(body)}).encode(), "application/json")
+        files["index.html"] = (_document(head_html, FETCH_SHELL, lang), "text/html; charset=utf-8")
+    elif kind == "island":
+        shell = ISLAND_SHELL.format(data=_island({"html": _inner(body)}))
+        files["index.html"] = (_document(head_html, shell, lang), "text/html; charset=utf-8")
+    else:
+        container = _container(body)
+        children = list(container)
+        size = max(1, -(-len(children) // CHUNKS))
+        groups = [children[i : i + size] for i in range(0, len(children), size)] or [[]]
+        for number, group in enumerate(groups[1:], 1):
+            html = "".join(lxml.html.tostring(child, encoding="unicode") for child in group)
+            files[f"chunk/{number}.json"] = (
+                json.dumps({"html": html}).encode(),
+                "application/json",
+            )
+            for child in group:
+                container.remove(child)
+        sentinel = lxml.html.fromstring('<div id="more-sentinel" style="height:40px"></div>')
+        container.append(sentinel)
+        shell = _inner(body) + (CHUNK_LOADER % len(groups))
+        files["index.html"] = (_document(head_html, shell, lang), "text/html; charset=utf-8")
+    return Rewritten(kind, files)
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    server: _Server
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802
+        found = self.server.files.get(urlsplit(self.path).path)
+        if found is None:
+            self.send_response(404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        body, content_type = found
+        if content_type == "application/json":
+            time.sleep(SERVER_DELAY_S)  # an API that takes a moment to answer
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    files: dict[str, tuple[bytes, str]]
+
+
+@contextmanager
+def serve(files: dict[str, tuple[bytes, str]]) -> Iterator[str]:
+    server = _Server(("127.0.0.1", 0), _Handler)
+    server.files = files
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def load(corpus: Path, limit: int | None) -> list[Page]:
+    truth: dict[str, dict[str, str]] = json.loads((corpus / "ground-truth.json").read_text("utf-8"))
+    ids = sorted(truth)[:limit]
+    return [
+        Page(
+            page_id,
+            truth[page_id]["url"],
+            truth[page_id]["articleBody"],
+            gzip.decompress((corpus / "html" / f"{page_id}.html.gz").read_bytes()),
+        )
+        for page_id in ids
+    ]
+
+
+def _text(source: bytes | extractor.PageSnapshot, url: str | None = None) -> str:
+    try:
+        return extractor.extract(source, url=url).text
+    except extractor.ReadermodeError:
+        return ""
+
+
+async def render_all(
+    pages: list[Page], rewritten: dict[str, Rewritten], base: str, leaks: list[str]
+) -> dict[str, tuple[str, float, str]]:
+    """Each page captured one at a time: (text, seconds, settled_by or the error)."""
+    results: dict[str, tuple[str, float, str]] = {}
+    host = urlsplit(base).netloc
+    async with AsyncRenderer(OPTIONS) as renderer:
+        await renderer.start()
+        handle = renderer._handle  # the one look inside: watch each context it opens
+        assert handle is not None
+        new_context = handle.new_context
+
+        async def watched_context() -> Any:
+            context = await new_context()
+            context.on(
+                "request",
+                lambda request: (
+                    leaks.append(request.url)
+                    if urlsplit(request.url).scheme in ("http", "https")
+                    and urlsplit(request.url).netloc != host
+                    else None
+                ),
+            )
+            return context
+
+        handle.new_context = watched_context  # type: ignore[method-assign]
+        await renderer.capture(f"{base}/p/{pages[0].id}/index.html", options=OPTIONS)  # warm-up
+        for number, page in enumerate(pages, 1):
+            url = f"{base}/p/{page.id}/index.html"
+            started = time.perf_counter()
+            try:
+                snapshot = await renderer.render(url, options=OPTIONS)
+                text = await asyncio.to_thread(_text, snapshot)
+                outcome = snapshot.settled_by or ""
+            except extractor.ReadermodeError as exc:
+                text, outcome = "", f"error:{type(exc).__name__}"
+            results[page.id] = (text, time.perf_counter() - started, outcome)
+            if number % 20 == 0 or number == len(pages):
+                print(f"  rendered {number}/{len(pages)}", file=sys.stderr)
+    return results
+
+
+def _row(name: str, scores: list[ShingleScore], seconds: list[float] | None) -> str:
+    total = extractor.aggregate(scores)
+    median = f"{statistics.median(seconds):8.2f}" if seconds else f"{'':>8}"
+    return (
+        f"  {name:<34} {total.f1:>6.3f} {total.precision:>6.3f} {total.recall:>6.3f} {median}"
+        f"  ({len(scores)} pages)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--limit", type=int, default=None, help="pages (first by id)")
+    parser.add_argument("--out", type=Path, default=REPO / "benchmark-results")
+    args = parser.parse_args()
+    if not (args.corpus / "ground-truth.json").is_file():
+        sys.exit(f"benchmark_scripted: no corpus at {args.corpus}")
+    pages = load(args.corpus, args.limit)
+    rewritten = {page.id: rewrite(page, index) for index, page in enumerate(pages)}
+    files = {
+        f"/p/{page_id}/{path}": served
+        for page_id, page in rewritten.items()
+        for path, served in page.files.items()
+    }
+    leaks: list[str] = []
+    with serve(files) as base:
+        rendered = asyncio.run(render_all(pages, rewritten, base, leaks))
+    static_original = {page.id: _text(page.original, page.url) for page in pages}
+    static_rewritten = {
+        page.id: _text(rewritten[page.id].files["index.html"][0], page.url) for page in pages
+    }
+    score = {
+        page.id: {
+            "rendered": extractor.shingle_score(rendered[page.id][0], page.reference),
+            "static-original": extractor.shingle_score(static_original[page.id], page.reference),
+            "static-rewritten": extractor.shingle_score(static_rewritten[page.id], page.reference),
+        }
+        for page in pages
+    }
+    print(f"script-rendered article benchmark, {len(pages)} pages, served on 127.0.0.1")
+    print(f"  {'system':<34} {'F1':>6} {'P':>6} {'R':>6} {'s/page':>8}")
+    seconds = [rendered[page.id][1] for page in pages]
+    print(
+        _row("readermode rendered, script pages", [score[p.id]["rendered"] for p in pages], seconds)
+    )
+    for kind in REWRITES:
+        chosen = [page for page in pages if rewritten[page.id].rewrite == kind]
+        if chosen:
+            print(
+                _row(
+                    f"  of which {kind}",
+                    [score[p.id]["rendered"] for p in chosen],
+                    [rendered[p.id][1] for p in chosen],
+                )
+            )
+    print(
+        _row(
+            "readermode static, original pages",
+            [score[p.id]["static-original"] for p in pages],
+            None,
+        )
+    )
+    print(
+        _row(
+            "readermode static, script pages",
+            [score[p.id]["static-rewritten"] for p in pages],
+            None,
+        )
+    )
+    errors = sum(1 for page in pages if rendered[page.id][2].startswith("error"))
+    budget = sum(1 for page in pages if rendered[page.id][2] == "budget")
+    print(
+        f"  render errors: {errors}; ended by the budget: {budget}; requests to other hosts: {len(leaks)}"
+    )
+    args.out.mkdir(parents=True, exist_ok=True)
+    with (args.out / "scripted-scores.csv").open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(
+            ["id", "rewrite", "f1_rendered", "seconds", "outcome", "f1_static_original"]
+        )
+        for page in pages:
+            text, took, outcome = rendered[page.id]
+            writer.writerow(
+                [
+                    page.id,
+                    rewritten[page.id].rewrite,
+                    f"{score[page.id]['rendered'].f1:.4f}",
+                    f"{took:.3f}",
+                    outcome,
+                    f"{score[page.id]['static-original'].f1:.4f}",
+                ]
+            )
+
+
+if __name__ == "__main__":
+    main()
