@@ -63,22 +63,29 @@ async def settle(session: PageSession, options: RenderOptions) -> None:
         )
         session.mark("expand", started)
     if options.scroll:
+        started = time.monotonic()
         await session.settle_action("eager")
-        await _scroll_through(session, options)
-        await session.wait_dom_quiet(cap=2.0)
+        session.mark("eager", started)
+        scrolled = await _scroll_through(session, options)
+        if scrolled:  # what the scroll loaded may still be arriving
+            started = time.monotonic()
+            await session.wait_dom_quiet(cap=2.0)
+            session.mark("scroll_quiet", started)
     if options.expand:  # content that arrived while scrolling may hold more to open
+        started = time.monotonic()
         await session.settle_action("expand")
+        session.mark("expand_again", started)
     await _wait_images(session)
 
 
-async def _scroll_through(session: PageSession, options: RenderOptions) -> None:
+async def _scroll_through(session: PageSession, options: RenderOptions) -> bool:
     """Scroll window and inner scrollers in steps, then bring observed targets into view.
-    Skipped on a page that nothing could make react: see ``_scroll_cannot_matter``."""
+    Skipped on a page that nothing could make react (``_scroll_cannot_matter``): False then."""
     started = time.monotonic()
     if await _scroll_cannot_matter(session):
         session.timings["scroll_skipped"] = 1
         session.mark("scroll", started)
-        return
+        return False
     end = started + min(options.scroll_time, session.deadline.settle_remaining() * 0.5)
     steps = 0
     heights: list[int] = []
@@ -140,6 +147,7 @@ async def _scroll_through(session: PageSession, options: RenderOptions) -> None:
             )
     await session.settle_action("top")
     session.mark("scroll", started)
+    return True
 
 
 async def _scroll_cannot_matter(session: PageSession) -> bool:

@@ -9,7 +9,7 @@
   const state = { mutations: 0, lastMutation: 0, observed: new Set(), appends: new Map(), step: 0 };
   Object.defineProperty(window, "__readermode", { value: state, enumerable: false });
 
-  new MutationObserver((records) => {
+  const observer = new MutationObserver((records) => {
     state.mutations += records.length;
     state.lastMutation = performance.now();
     for (const record of records) {
@@ -22,7 +22,12 @@
       entry.lastStep = state.step;
       state.appends.set(record.target, entry);
     }
-  }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  // The renderer's own changes (lazy images made eager, the content-visibility override) are
+  // not the page changing: settle.js drops their records, synchronously after making them
+  // (the page's earlier records were delivered at the end of their own task).
+  state.forgetOwnChanges = () => observer.takeRecords().length;
 
   // Short timers the page has pending (skeletons replaced "in 1.5 s", text inserted after a
   // timeout): the renderer waits for them, bounded, before judging the page settled.

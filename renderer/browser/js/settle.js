@@ -120,6 +120,7 @@
       el.loading = "eager";
       changed++;
     }
+    if (state.forgetOwnChanges) state.forgetOwnChanges();
     const selection = window.getSelection && window.getSelection();
     const auto = document.body ? autoVisibility() : { asks: false, targets: [] };
     if (selection && auto.asks) {
@@ -136,6 +137,7 @@
     const style = document.createElement("style");
     style.textContent = "*{content-visibility:visible !important}";
     (document.head || document.documentElement).appendChild(style);
+    if (state.forgetOwnChanges) state.forgetOwnChanges();
     try {
       if (selection) selection.removeAllRanges();
     } catch (e) {}
