@@ -291,7 +291,10 @@ class _Capturer:
         from renderer.browser.api import AsyncRenderer
 
         if self._renderer is None:
-            self._renderer = AsyncRenderer(self._options.render_options)
+            # the batch's own scheduler bounds its pages: the pool's bound must not be lower
+            self._renderer = AsyncRenderer(
+                self._options.render_options, max_pages=max(self._options.jobs, 1)
+            )
         return self._renderer
 
     def _static(self, target: str) -> Extraction:

@@ -20,8 +20,9 @@ from extractor import Extraction, ExtractOptions, PageSnapshot, extract
 from renderer.browser.bundle import LAYOUT, write_bundle
 from renderer.browser.launch import BrowserHandle, launch_browser
 from renderer.browser.options import RenderOptions
-from renderer.browser.page import render_page
-from renderer.browser.session import PageRequest
+from renderer.browser.page import INIT_SCRIPTS, render_page
+from renderer.browser.pool import DEFAULT_MAX_PAGES, PagePool
+from renderer.browser.session import PageRequest, script
 from renderer.fetch.static import is_url, read_target_bytes
 
 T = TypeVar("T")
@@ -53,11 +54,18 @@ def _for_snapshots(extract_options: ExtractOptions, options: RenderOptions) -> E
 
 
 class AsyncRenderer:
-    """Renders pages in one shared Chromium. Use ``async with AsyncRenderer() as r:``."""
+    """Renders pages in one shared Chromium. Use ``async with AsyncRenderer() as r:``.
 
-    def __init__(self, options: RenderOptions | None = None) -> None:
+    At most ``max_pages`` captures run at once (more wait for a slot), each on a page of the
+    renderer's ``PagePool`` (``pool.py``)."""
+
+    def __init__(
+        self, options: RenderOptions | None = None, *, max_pages: int = DEFAULT_MAX_PAGES
+    ) -> None:
         self.options = options or RenderOptions()
+        self.max_pages = max_pages
         self._handle: BrowserHandle | None = None
+        self._pool: PagePool | None = None
         self._lock = asyncio.Lock()
 
     async def __aenter__(self) -> AsyncRenderer:
@@ -70,11 +78,21 @@ class AsyncRenderer:
     async def start(self) -> None:
         async with self._lock:
             if self._handle is None:
-                self._handle = await launch_browser(self.options.browser)
+                handle = await launch_browser(self.options.browser)
+                self._handle = handle
+                self._pool = PagePool(
+                    lambda: handle.new_context(),  # late-bound: benchmarks watch new contexts
+                    handle.dispose,
+                    [script(name) for name in INIT_SCRIPTS],
+                    max_pages=self.max_pages,
+                )
 
     async def close(self) -> None:
         async with self._lock:
             handle, self._handle = self._handle, None
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
         if handle is not None:
             await handle.close()
 
@@ -94,9 +112,9 @@ class AsyncRenderer:
         if max_bytes is not None:
             options = replace(options, max_bytes=max_bytes)
         await self.start()
-        assert self._handle is not None
+        assert self._pool is not None
         request = _page_request(target, url=url, max_bytes=options.max_bytes)
-        return await render_page(self._handle, request, options)
+        return await render_page(self._pool, request, options)
 
     async def capture(
         self,

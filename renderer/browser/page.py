@@ -35,7 +35,6 @@ from renderer.browser.extras import (
     save_screenshot,
 )
 from renderer.browser.guard import VERIFY_TIMEOUT_S, BrowserGuard, install_guard
-from renderer.browser.launch import BrowserHandle
 from renderer.browser.loading import (
     ServedDocument,
     navigate,
@@ -43,7 +42,8 @@ from renderer.browser.loading import (
     route_from_memory,
 )
 from renderer.browser.options import RenderOptions
-from renderer.browser.session import EXTRAS_GRACE_S, Deadline, PageRequest, PageSession, script
+from renderer.browser.pool import PagePool, Tab
+from renderer.browser.session import EXTRAS_GRACE_S, Deadline, PageRequest, PageSession
 from renderer.browser.settle import settle, until_stable
 from renderer.browser.snapshot import snapshot_warnings
 
@@ -58,10 +58,9 @@ and the private-network guard's last check (``BrowserGuard.verify``)."""
 INIT_SCRIPTS = ("guard.js", "init.js", "observe.js")
 
 
-async def render_page(
-    handle: BrowserHandle, request: PageRequest, options: RenderOptions
-) -> PageSnapshot:
-    """Load, settle and snapshot one page in a fresh context (closed whatever happens).
+async def render_page(pool: PagePool, request: PageRequest, options: RenderOptions) -> PageSnapshot:
+    """Load, settle and snapshot one page in a fresh context of ``pool`` (closed whatever
+    happens).
 
     Returns within the budget (plus ``HARD_STOP_GRACE_S`` at worst) whatever the page does. A
     page whose browser side fails (its main thread frozen, its tab crashed, the hard stop) is
@@ -70,7 +69,7 @@ async def render_page(
     served = ServedDocument()
     try:
         return await asyncio.wait_for(
-            _render_page(handle, request, options, served),
+            _render_page(pool, request, options, served),
             timeout=options.budget + HARD_STOP_GRACE_S,
         )
     except TimeoutError as exc:
@@ -121,11 +120,10 @@ class _Capture:
 
 
 async def _render_page(
-    handle: BrowserHandle, request: PageRequest, options: RenderOptions, served: ServedDocument
+    pool: PagePool, request: PageRequest, options: RenderOptions, served: ServedDocument
 ) -> PageSnapshot:
-    context = await handle.new_context()
-    try:
-        capture = await _open(context, request, options, Deadline(options.budget), served)
+    async with pool.tab() as tab:
+        capture = await _open(tab, request, options, Deadline(options.budget), served)
         try:
             return await _capture(capture, request, options)
         except NavigationError:
@@ -135,8 +133,6 @@ async def _render_page(
             ):
                 return fallback
             raise
-    finally:
-        await handle.dispose(context)
 
 
 async def _capture(capture: _Capture, request: PageRequest, options: RenderOptions) -> PageSnapshot:
@@ -175,15 +171,14 @@ async def _capture(capture: _Capture, request: PageRequest, options: RenderOptio
 
 
 async def _open(
-    context: BrowserContext,
+    tab: Tab,
     request: PageRequest,
     options: RenderOptions,
     deadline: Deadline,
     served: ServedDocument,
 ) -> _Capture:
-    """Scripts, routes, guard and defences on a fresh context, and its page."""
-    for name in INIT_SCRIPTS:
-        await context.add_init_script(script=script(name))
+    """Routes, guard and defences on a fresh tab of the pool (its init scripts are in)."""
+    context, page = tab.context, tab.page
     # Route handlers run newest first: defences, then the page from memory, then the
     # network guard, then the document decoder: bytes served from memory never count as
     # a network request, and the guard vets a document before the decoder fetches it.
@@ -197,7 +192,6 @@ async def _open(
     await route_documents_through_decoder(context, request, options, deadline, fail, served)
     guard = await install_guard(context) if options.block_private else None
     await route_from_memory(context, request, options.offline, served)
-    page = await context.new_page()
     defences = PageDefences(context, page, options, request.url)
     await defences.install()  # its route runs before route_from_memory's (newest first)
     session = PageSession(page, deadline, defences)

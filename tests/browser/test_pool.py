@@ -1,0 +1,106 @@
+"""The page pool (renderer/browser/pool.py): captures start on contexts opened ahead, no state
+crosses from one capture to the next, at most ``max_pages`` run at once, and closing leaves no
+context open."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+
+from extractor import extract
+from renderer import AsyncRenderer, RenderOptions
+
+pytestmark = pytest.mark.browser
+
+T = TypeVar("T")
+OPTIONS = RenderOptions(block_private=False, budget=30)
+URL = "http://pool.readermode.localhost/story.html"
+STORY = " ".join(
+    f"Sentence {n} of the pooled story tells of the ferry, the pier and the harbour master."
+    for n in range(40)
+)
+# Each capture says what the previous one left behind in this origin's storage and cookies.
+REMEMBERING_PAGE = f"""<!doctype html><title>Pooled story</title><body><article>
+<h1>Pooled story</h1><p id="memory"></p><p>{STORY}</p></article>
+<script>
+const before = (localStorage.getItem("visited") || "nothing stored") + ", " +
+  (document.cookie.includes("visited=") ? "a cookie" : "no cookie");
+localStorage.setItem("visited", "a visit stored");
+document.cookie = "visited=1; path=/";
+document.getElementById("memory").textContent = "The page found " + before + " from before.";
+</script>"""
+
+
+def run(coroutine_function: Callable[[], Awaitable[T]]) -> T:
+    """On a thread of its own: pytest-playwright keeps an event loop in the main thread."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine_function()).result(timeout=600)  # type: ignore[arg-type]
+
+
+def test_captures_start_on_spares_and_share_no_state(tmp_path: Path) -> None:
+    page = tmp_path / "story.html"
+    page.write_text(REMEMBERING_PAGE, encoding="utf-8")
+
+    async def two_captures() -> tuple[list[str], int, int]:
+        async with AsyncRenderer(OPTIONS) as renderer:
+            texts = [
+                extract(await renderer.render(str(page), url=URL, options=OPTIONS)).text
+                for _ in range(2)
+            ]
+            assert renderer._pool is not None
+            return texts, renderer._pool.from_spares, renderer._pool.opened
+
+    texts, from_spares, opened = run(two_captures)
+    for text in texts:
+        assert "The page found nothing stored, no cookie from before." in text
+    assert from_spares == 1  # the second capture was given the spare the first one opened
+    assert opened == 3  # two used, one spare left open for a third
+
+
+def test_at_most_max_pages_at_once_and_nothing_left_open(tmp_path: Path) -> None:
+    async def scenario() -> tuple[bool, int, int]:
+        async with AsyncRenderer(OPTIONS, max_pages=1) as renderer:
+            pool = renderer._pool
+            handle = renderer._handle
+            assert pool is not None and handle is not None
+            second_entered = asyncio.Event()
+
+            async def second() -> None:
+                async with pool.tab():
+                    second_entered.set()
+
+            async with pool.tab():
+                waiter = asyncio.ensure_future(second())
+                for _ in range(100_000):  # the second capture reaches the pool's bound ...
+                    if pool.waiting or second_entered.is_set():
+                        break
+                    await asyncio.sleep(0)
+                entered_while_full = second_entered.is_set() or not pool.waiting
+            await waiter  # ... and gets its slot once the first one is done
+            await pool.close()
+            await asyncio.gather(*handle._closing)
+            return entered_while_full, len(handle.browser.contexts), pool.opened
+
+    entered_while_full, open_contexts, opened = run(scenario)
+    assert not entered_while_full
+    assert open_contexts == 0
+    assert opened >= 2
+
+
+def test_a_closed_pool_opens_nothing() -> None:
+    async def scenario() -> str:
+        async with AsyncRenderer(OPTIONS) as renderer:
+            assert renderer._pool is not None
+            await renderer._pool.close()
+            try:
+                async with renderer._pool.tab():
+                    return "opened"
+            except RuntimeError as exc:
+                return str(exc)
+
+    assert run(scenario) == "the page pool is closed"
