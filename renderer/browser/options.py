@@ -98,6 +98,9 @@ class RenderOptions:
     service embeds; the CLI turns it off unless ``--block-private`` (local dev servers)."""
     mhtml: str | None = None
     """Also save the live page as an MHTML archive at this path (capture bundles)."""
+    fetch_everything: bool = False
+    """Fetch fonts, audio, video and analytics or ad scripts too; by default they are refused
+    (fonts are kept for a screenshot or an MHTML archive): ``skipped.py``."""
 
     def __post_init__(self) -> None:
         for name in ("budget", "max_bytes", "max_dom_bytes", "max_elements"):

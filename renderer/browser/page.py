@@ -45,6 +45,7 @@ from renderer.browser.options import RenderOptions
 from renderer.browser.pool import PagePool, Tab
 from renderer.browser.session import EXTRAS_GRACE_S, Deadline, PageRequest, PageSession
 from renderer.browser.settle import settle, until_stable
+from renderer.browser.skipped import skip_unneeded_requests
 from renderer.browser.snapshot import snapshot_warnings
 
 EXTRAS = 3
@@ -195,6 +196,7 @@ async def _open(
     defences = PageDefences(context, page, options, request.url)
     await defences.install()  # its route runs before route_from_memory's (newest first)
     session = PageSession(page, deadline, defences)
+    await skip_unneeded_requests(context, session, options)  # newest: runs before the others
     return _Capture(context, page, session, defences, guard, served)
 
 

@@ -98,6 +98,12 @@ def _add_fetch_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="when rendering, refuse every request but the page itself (saved pages, tests)",
     )
+    parser.add_argument(
+        "--fetch-all",
+        action="store_true",
+        help="when rendering, fetch fonts, audio, video and analytics or ad scripts too "
+        "(refused by default: the text never needs them)",
+    )
     parser.add_argument("--screenshot", metavar="FILE", help="save a full-page PNG when rendering")
     parser.add_argument(
         "--save-html",

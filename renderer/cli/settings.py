@@ -38,6 +38,7 @@ def render_options(args: argparse.Namespace, *, reader_view: bool = False) -> Re
         max_elements=args.max_elements,
         max_redirects=args.max_redirects,
         block_private=args.block_private,
+        fetch_everything=args.fetch_all,
     )
     return replace(options, reader_view=True) if reader_view else options
 
