@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import csv
-import gzip
 import http.server
 import json
 import re
@@ -53,6 +52,9 @@ import extractor
 from extractor import ShingleScore
 from renderer import AsyncRenderer, RenderOptions
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from benchmark_corpus import Page, load  # noqa: E402  (the same pages and ground truth)
+
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpora" / "article-benchmark"
 REWRITES = ("fetch", "island", "chunks")
@@ -62,14 +64,6 @@ CHUNKS = 4
 
 _CSS_URL = re.compile(r"url\(\s*['\"]?(?:https?:)?//[^)]*\)|@import[^;]*;", re.IGNORECASE)
 _LOADING_ATTRIBUTES = ("src", "srcset", "poster", "data", "background", "action", "formaction")
-
-
-@dataclass(frozen=True)
-class Page:
-    id: str
-    url: str
-    reference: str
-    original: bytes
 
 
 @dataclass
@@ -167,7 +161,7 @@ def _container(body: HtmlElement) -> HtmlElement:
 
 
 def rewrite(page: Page, index: int) -> Rewritten:
-    root = lxml.html.document_fromstring(page.original.decode("utf-8", "replace"))
+    root = lxml.html.document_fromstring(page.data.decode("utf-8", "replace"))
     strip_external_loads(root)
     head, body = root.find("head"), root.find("body")
     head_html = _inner(head) if head is not None else ""
@@ -243,20 +237,6 @@ def serve(files: dict[str, tuple[bytes, str]]) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
-
-
-def load(corpus: Path, limit: int | None) -> list[Page]:
-    truth: dict[str, dict[str, str]] = json.loads((corpus / "ground-truth.json").read_text("utf-8"))
-    ids = sorted(truth)[:limit]
-    return [
-        Page(
-            page_id,
-            truth[page_id]["url"],
-            truth[page_id]["articleBody"],
-            gzip.decompress((corpus / "html" / f"{page_id}.html.gz").read_bytes()),
-        )
-        for page_id in ids
-    ]
 
 
 def _text(source: bytes | extractor.PageSnapshot, url: str | None = None) -> str:
@@ -335,7 +315,7 @@ def main() -> None:
     leaks: list[str] = []
     with serve(files) as base:
         rendered = asyncio.run(render_all(pages, rewritten, base, leaks))
-    static_original = {page.id: _text(page.original, page.url) for page in pages}
+    static_original = {page.id: _text(page.data, page.url) for page in pages}
     static_rewritten = {
         page.id: _text(rewritten[page.id].files["index.html"][0], page.url) for page in pages
     }
