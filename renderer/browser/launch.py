@@ -1,8 +1,9 @@
 """Finding and launching Chromium: one browser for many pages, a fresh context per page.
 
-The executable is found in this order: an explicit path, ``READERMODE_CHROMIUM``,
-/usr/bin/chromium, chromium-browser, google-chrome on PATH, then Playwright's own managed
-browser (which ``playwright install`` would have downloaded; these machines cannot).
+The executable is found in this order: an explicit path, ``READERMODE_CHROMIUM``, Debian's
+chromium-headless-shell, /usr/bin/chromium, chromium-browser, google-chrome on PATH, then
+Playwright's own managed browser (which ``playwright install`` would have downloaded; these
+machines cannot).
 """
 
 from __future__ import annotations
@@ -25,7 +26,17 @@ from playwright.async_api import Error as PlaywrightError
 from extractor import BrowserMissingError
 
 CHROMIUM_ENV = "READERMODE_CHROMIUM"
-SYSTEM_CANDIDATES = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
+SYSTEM_CANDIDATES = (
+    "/usr/bin/chromium-headless-shell",
+    "chromium-headless-shell",
+    "/usr/bin/chromium",
+    "chromium",
+    "chromium-browser",
+    "google-chrome",
+)
+"""The headless shell first: the build Playwright runs headless pages in, without the full
+browser's UI. A capture of an article-benchmark page cost it 0.28-0.33 s of browser CPU
+against 0.89-0.91 s in full Chromium's headless mode (same version, same pages)."""
 
 # Without the background-networking flags Chromium keeps trying to reach Google's services,
 # which these machines refuse (and which a capture tool has no business doing anyway).

@@ -205,7 +205,8 @@ def test_same_origin_navigation_is_followed(tagged: Renderer, hostile: HostileSe
         ("/redirect-loop", LimitExceededError, "max_redirects=5"),
         ("/status/404", HTTPStatusError, "HTTP 404"),
         ("/status/500", HTTPStatusError, "HTTP 500"),
-        ("/file.pdf", NotHTMLError, "application/pdf"),
+        # full Chromium opens its PDF viewer; the headless shell has none and downloads it
+        ("/file.pdf", NotHTMLError, "application/pdf|download"),
         ("/image.png", NotHTMLError, "image/png"),
         ("/data.json", NotHTMLError, "application/json"),
         ("/attachment", NotHTMLError, "download"),
@@ -222,7 +223,8 @@ def test_hostile_page_ends_in_one_error(
         tagged, hostile.base + path, options=RenderOptions(block_private=False, budget=budget)
     )
     assert isinstance(outcome, error), outcome
-    assert fragment in str(outcome) and "\n" not in str(outcome)
+    assert any(part in str(outcome) for part in fragment.split("|")), outcome
+    assert "\n" not in str(outcome)
     assert seconds < HANG_S  # backstop only
     if path.startswith(("/huge", "/deep-script", "/held")):
         assert_next_page_works(tagged, hostile)
