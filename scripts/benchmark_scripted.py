@@ -306,6 +306,37 @@ def _row(name: str, scores: list[ShingleScore], seconds: list[float] | None) -> 
     )
 
 
+Scored = dict[str, dict[str, ShingleScore]]
+
+
+def write_rows(
+    path: Path,
+    pages: list[Page],
+    rewritten: dict[str, Rewritten],
+    rendered: dict[str, tuple[str, float, str]],
+    score: Scored,
+) -> None:
+    """One CSV row a page: its rewrite, rendered F1 and seconds, outcome, static F1."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(
+            ["id", "rewrite", "f1_rendered", "seconds", "outcome", "f1_static_original"]
+        )
+        for page in pages:
+            _, took, outcome = rendered[page.id]
+            writer.writerow(
+                [
+                    page.id,
+                    rewritten[page.id].rewrite,
+                    f"{score[page.id]['rendered'].f1:.4f}",
+                    f"{took:.3f}",
+                    outcome,
+                    f"{score[page.id]['static-original'].f1:.4f}",
+                ]
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
@@ -374,24 +405,7 @@ def main() -> None:
     )
     for url in sorted(set(leaks))[:5]:
         print(f"    e.g. {url[:100]}")
-    args.out.mkdir(parents=True, exist_ok=True)
-    with (args.out / "scripted-scores.csv").open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(
-            ["id", "rewrite", "f1_rendered", "seconds", "outcome", "f1_static_original"]
-        )
-        for page in pages:
-            text, took, outcome = rendered[page.id]
-            writer.writerow(
-                [
-                    page.id,
-                    rewritten[page.id].rewrite,
-                    f"{score[page.id]['rendered'].f1:.4f}",
-                    f"{took:.3f}",
-                    outcome,
-                    f"{score[page.id]['static-original'].f1:.4f}",
-                ]
-            )
+    write_rows(args.out / "scripted-scores.csv", pages, rewritten, rendered, score)
 
 
 if __name__ == "__main__":
