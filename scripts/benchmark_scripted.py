@@ -21,8 +21,9 @@ it (it should be nothing: the trackers, fonts and media a capture refuses itself
 counted).
 
 Printed: F1 (with precision and recall) and median seconds per page for readermode rendered on
-the rewritten pages, one page at a time (``Renderer.capture``: load, settle, snapshot,
-Readability.js, the extraction), per rewrite and overall; beside it readermode static on the
+the rewritten pages, one page at a time (``AsyncRenderer.render``, then ``extract``: load,
+settle, snapshot, Readability.js, the extraction), per rewrite and overall; beside it
+readermode static on the
 original pages (the article-benchmark figure) and on the rewritten ones (what an extractor that
 does not run JavaScript gets). Per-page rows go to ``--out``/scripted-scores.csv. Figures are
 printed, never asserted.
@@ -91,7 +92,7 @@ def strip_external_loads(root: HtmlElement) -> None:
             local = name.rsplit("}", 1)[-1].lower()
             if local in _LOADING_ATTRIBUTES or local.startswith("data-src"):
                 del element.attrib[name]
-            elif local == "href" and element.tag in ("image", "use", "svg"):
+            elif local.split(":")[-1] == "href" and element.tag in ("image", "use", "svg"):
                 del element.attrib[name]
             elif local == "style" and "url(" in value.lower():
                 element.attrib[name] = _CSS_URL.sub("", value)
@@ -254,7 +255,7 @@ def _text(source: bytes | extractor.PageSnapshot, url: str | None = None) -> str
 
 
 async def render_all(
-    pages: list[Page], rewritten: dict[str, Rewritten], base: str, leaks: list[str]
+    pages: list[Page], base: str, leaks: list[str]
 ) -> dict[str, tuple[str, float, str]]:
     """Each page captured one at a time: (text, seconds, settled_by or the error)."""
     results: dict[str, tuple[str, float, str]] = {}
@@ -354,7 +355,7 @@ def main() -> None:
     }
     leaks: list[str] = []
     with serve(files) as base:
-        rendered = asyncio.run(render_all(pages, rewritten, base, leaks))
+        rendered = asyncio.run(render_all(pages, base, leaks))
     static_original = {page.id: _text(page.data, page.url) for page in pages}
     static_rewritten = {
         page.id: _text(rewritten[page.id].files["index.html"][0], page.url) for page in pages

@@ -20,13 +20,15 @@ from extractor import Extraction, ExtractOptions, PageSnapshot, extract
 from renderer.browser.bundle import LAYOUT, write_bundle
 from renderer.browser.launch import BrowserHandle, launch_browser
 from renderer.browser.options import RenderOptions
-from renderer.browser.page import INIT_SCRIPTS, render_page
+from renderer.browser.page import render_page
 from renderer.browser.pool import DEFAULT_MAX_PAGES, PagePool
 from renderer.browser.session import PageRequest, script
 from renderer.fetch.static import is_url, read_target_bytes
 
 T = TypeVar("T")
 
+INIT_SCRIPTS = ("guard.js", "init.js", "observe.js")
+"""Our in-page scripts, in every context of the pool before any page script runs."""
 LOCAL_ORIGIN = "http://readermode.localhost/"
 """Where a local file or stdin is served from memory when no --url is given (never resolved)."""
 

@@ -56,7 +56,6 @@ HARD_STOP_GRACE_S = EXTRAS_GRACE_S + EXTRAS * EXTRA_MIN_S + VERIFY_TIMEOUT_S + C
 """The capture is cancelled this long after its budget, whatever it waits for. Every wait is
 bounded by the budget, except what this sums: the extras' shared grace, each extra's minimum,
 and the private-network guard's last check (``BrowserGuard.verify``)."""
-INIT_SCRIPTS = ("guard.js", "init.js", "observe.js")
 
 
 async def render_page(pool: PagePool, request: PageRequest, options: RenderOptions) -> PageSnapshot:

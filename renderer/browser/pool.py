@@ -64,8 +64,6 @@ class PagePool:
         """Contexts opened so far (spares included)."""
         self.from_spares = 0
         """Captures given a spare (opened, or on its way, before they asked)."""
-        self.taken_ready = 0
-        """Of those, the ones whose spare was already open when they asked."""
         self.waiting = 0
         """Captures waiting for a slot (``max_pages`` are running)."""
 
@@ -95,13 +93,11 @@ class PagePool:
             raise RuntimeError("the page pool is closed")
         while self._ready:
             task = self._ready.pop(0)
-            was_open = task.done() and not task.cancelled() and task.exception() is None
             try:
                 tab = await task
             except PlaywrightError:
                 continue  # that spare failed to open (a browser restart): try the next
             self.from_spares += 1
-            self.taken_ready += was_open
             self._top_up()
             return tab
         tab = await self._prepare()

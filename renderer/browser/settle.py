@@ -156,7 +156,8 @@ async def _scroll_cannot_matter(session: PageSession) -> bool:
     this document or its same-origin frames, and the network quiet: scrolling cannot load or
     change anything (lazy images and content-visibility were made eager before)."""
     state = await session.settle_action("quiet")
-    # ``idle`` alone, not ``is_idle``: the eager step's own style element just changed the DOM
+    # ``idle`` and nothing in flight, not ``is_idle``: how recently the DOM or the network last
+    # changed does not matter here, only whether anything could react to a scroll
     return (
         state.get("scrollWatchers") == 0
         and bool(state.get("idle"))
