@@ -15,6 +15,13 @@ from extractor._pagetype import PageType
 from extractor._postprocess import CleanContent, html_to_text
 from extractor._types import PageSnapshot
 
+
+@pytest.fixture(autouse=True)
+def no_block_vote(monkeypatch):
+    """The policies alone: the block vote (tests/unit/test_blockvote.py) is left out here."""
+    monkeypatch.setattr(combine_module, "voted", lambda page_type: False)
+
+
 ARTICLE_SHOWN = PageType("article", {"article": 3.0})
 UNSHOWN = PageType("article", {})
 FORUM = PageType("forum", {"forum": 4.0})

@@ -1,0 +1,129 @@
+"""The block vote: every block of the cleaned page judged on its own, with the cascade's reading
+and trafilatura's as two of the voices.
+
+Picking one reading per page cannot beat the better of the two; a grid of product cards that
+neither reading kept, or the filters both kept, are lost or kept whole. Here the page is cut
+into blocks (``_segment``), each block gets its features (``_blockfeatures``: both readings'
+votes, its shape, its context) and the block model (``_blockmodel``) keeps the blocks it rates
+at or above its threshold, in page order, as one candidate that is refined and post-processed
+like any stage's. The trace counts what was kept and dropped by how the two readings voted.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from dataclasses import dataclass
+
+import lxml.html
+import numpy as np
+import numpy.typing as npt
+from lxml.html import HtmlElement
+
+from ._blockfeatures import FEATURES, Reading, block_matrix
+from ._blockmodel import block_model
+from ._cascade import Candidate, Skip, StageInput
+from ._pagetype import PageType
+from ._segment import PageBlock, segment
+
+VOTE_STAGE = "block-vote"
+AS_PARAGRAPH = frozenset(
+    {"td", "th", "button", "label", "option", "summary", "caption", "figcaption", "dt", "dd"}
+)
+"""Blocks that make no sense outside their parent element: written as paragraphs."""
+HELD = 0.5
+"""A reading holds a block when its vote is at least this (for the trace's counts)."""
+VOTE_OURS, VOTE_THEIRS = FEATURES.index("vote_ours"), FEATURES.index("vote_theirs")
+
+
+@dataclass
+class BlockVoteStage:
+    """The blocks the model keeps, as a stage the cascade's runner can refine and post-process;
+    ``ours`` and ``theirs`` are the two readings' text."""
+
+    ours: str
+    theirs: str
+    page_type: PageType
+    name: str = VOTE_STAGE
+
+    def __call__(self, page: StageInput) -> Candidate | Skip:
+        model = block_model()
+        if model is None:
+            return Skip("no block model in this installation")
+        body = page.document.find("body")
+        blocks = segment(body if body is not None else page.document)
+        if not blocks:
+            return Skip("no blocks with words")
+        rows = block_matrix(blocks, Reading(self.ours), Reading(self.theirs), self.page_type)
+        kept = model.probabilities(rows) >= model.keep_at
+        if not kept.any():
+            return Skip(f"the model kept none of {len(blocks)} blocks")
+        root = _assemble([block for block, keep in zip(blocks, kept, strict=True) if keep])
+        return Candidate(root, _tally(blocks, rows, kept))
+
+
+def _tally(
+    blocks: list[PageBlock], rows: npt.NDArray[np.float64], kept: npt.NDArray[np.bool_]
+) -> str:
+    """The trace's account: blocks kept and dropped, by which readings held them."""
+    votes = rows[:, [VOTE_OURS, VOTE_THEIRS]] >= HELD
+    counts: Counter[tuple[bool, str]] = Counter()
+    for (ours, theirs), keep in zip(votes, kept, strict=True):
+        held = "both" if ours and theirs else "ours" if ours else "theirs" if theirs else "neither"
+        counts[(bool(keep), held)] += 1
+
+    def listed(keep: bool) -> str:
+        return ", ".join(
+            f"{counts[(keep, held)]} {label}"
+            for held, label in (
+                ("both", "both readings held"),
+                ("ours", "only the cascade's"),
+                ("theirs", "only trafilatura's"),
+                ("neither", "neither"),
+            )
+            if counts[(keep, held)]
+        )
+
+    total_kept = sum(n for (keep, _), n in counts.items() if keep)
+    return (
+        f"block model kept {total_kept} of {len(blocks)} blocks ({listed(True)}); "
+        f"dropped {listed(False) or 'none'}"
+    )
+
+
+def _assemble(kept: list[PageBlock]) -> HtmlElement:
+    """The kept blocks in order under one ``<div>``: list items inside a list again, cells and
+    labels as paragraphs, a container's loose text as a paragraph of its inline content."""
+    root = lxml.html.Element("div")
+    open_list: HtmlElement | None = None
+    for block in kept:
+        element = _copy(block)
+        if element.tag == "li":
+            if open_list is None:
+                open_list = lxml.html.Element("ul")
+                root.append(open_list)
+            open_list.append(element)
+            continue
+        open_list = None
+        root.append(element)
+    return root
+
+
+def _copy(block: PageBlock) -> HtmlElement:
+    if block.run is not None:
+        paragraph = lxml.html.Element("p")
+        for part in block.run:
+            if not isinstance(part, str):
+                inline = copy.deepcopy(part)
+                inline.tail = None
+                paragraph.append(inline)
+            elif len(paragraph):
+                paragraph[-1].tail = (paragraph[-1].tail or "") + part
+            else:
+                paragraph.text = (paragraph.text or "") + part
+        return paragraph
+    duplicate = copy.deepcopy(block.element)
+    duplicate.tail = None
+    if duplicate.tag in AS_PARAGRAPH:
+        duplicate.tag = "p"
+    return duplicate

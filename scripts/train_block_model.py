@@ -1,0 +1,236 @@
+"""Train the block model (extractor/models/blocks.json) on wcxb-dev, and print how it does on
+pages it was not trained on.
+
+Usage: train_block_model.py [--corpus DIR] [--iterations N] [--keep-at P] [--jobs N]
+[--cv-only] [--out FILE]
+
+Each page is extracted as ``readermode FILE --no-render`` does, with the block vote asked on
+every page and its model replaced by a recorder: that gives each block's feature row (exactly
+what ``extractor._blockfeatures`` computes at run time) and the page's reading without the vote.
+A block's label is whether the ground truth holds at least half of its word trigrams (its
+words, below three), and it weighs the square root of its word count: the metric counts words.
+
+Two-fold cross-validation by a hash of the page id: trees grown on one half rate the other
+half's blocks; per page type, the mean token F1 (the corpus's metric, on the kept blocks'
+words without the title line) of the vote, of the reading without it, and of the vote where
+``extractor._combine.voted`` applies it, at several thresholds. Then the model is grown on
+every page and written, with its provenance. Needs scikit-learn (the ``bench`` extra); the
+shipped model is read with numpy alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import extractor._blockvote as blockvote  # noqa: E402
+import extractor._combine as combine  # noqa: E402
+from extractor import ReadermodeError, extract  # noqa: E402
+from extractor._blockfeatures import FEATURES, Reading  # noqa: E402
+from extractor._pagetype import PageType  # noqa: E402
+from extractor._segment import PageBlock  # noqa: E402
+from extractor._token_score import token_score  # noqa: E402
+from tests.corpus.wcxb import CORPUS, TYPES, WcxbPage, load_pages, sample_digest  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+MODEL_PATH = REPO / "extractor" / "models" / "blocks.json"
+LABEL_SHARE = 0.5
+THRESHOLDS = (0.3, 0.35, 0.4, 0.45, 0.5)
+TREE_PARAMS = {"learning_rate": 0.1, "max_leaf_nodes": 31, "max_depth": 8, "l2_regularization": 1.0}
+
+
+@dataclass
+class PageRows:
+    id: str
+    type: str
+    voted: bool  # would the shipped code vote on this page (its detected type)?
+    rows: np.ndarray
+    tokens: list[tuple[str, ...]]
+    labels: np.ndarray
+    weights: np.ndarray
+    reading: str  # what the page reads without the vote (the title line left out)
+    reference: str
+
+
+class _Recorder:
+    """Stands in for the model: keeps the rows it is asked about and keeps no block."""
+
+    keep_at = 1.0
+
+    def __init__(self) -> None:
+        self.rows: list[np.ndarray] = []
+
+    def probabilities(self, rows: np.ndarray) -> np.ndarray:
+        self.rows.append(rows)
+        return np.zeros(len(rows))
+
+
+def _record(page: WcxbPage) -> PageRows | None:
+    recorder, blocks_seen, types_seen = _Recorder(), [], []
+    real_segment, real_voted = blockvote.segment, combine.voted
+
+    def segment(body: object) -> list[PageBlock]:
+        found = real_segment(body)  # type: ignore[arg-type]
+        blocks_seen.append(found)
+        return found
+
+    def voted(page_type: PageType) -> bool:
+        types_seen.append(real_voted(page_type))
+        return True
+
+    blockvote.block_model = lambda: recorder  # type: ignore[assignment]
+    blockvote.segment, combine.voted = segment, voted  # type: ignore[assignment]
+    try:
+        extraction = extract(page.html_bytes(), url=page.url)
+    except ReadermodeError:
+        return None
+    finally:
+        blockvote.segment, combine.voted = real_segment, real_voted
+    if not recorder.rows or not blocks_seen:
+        return None
+    blocks, truth = blocks_seen[-1], Reading(page.reference)
+    return PageRows(
+        id=page.id,
+        type=page.type,
+        voted=types_seen[-1],
+        rows=recorder.rows[-1],
+        tokens=[block.tokens for block in blocks],
+        labels=np.array([truth.vote(block.tokens) >= LABEL_SHARE for block in blocks]),
+        weights=np.array([len(block.tokens) ** 0.5 for block in blocks]),
+        reading=extraction.text,
+        reference=page.reference,
+    )
+
+
+def _fold(page_id: str) -> int:
+    return int(hashlib.sha256(f"fold:{page_id}".encode()).hexdigest(), 16) % 2
+
+
+def _grow(pages: list[PageRows], iterations: int):  # type: ignore[no-untyped-def]
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    model = HistGradientBoostingClassifier(max_iter=iterations, random_state=0, **TREE_PARAMS)
+    model.fit(
+        np.vstack([p.rows for p in pages]),
+        np.concatenate([p.labels for p in pages]),
+        sample_weight=np.concatenate([p.weights for p in pages]),
+    )
+    return model
+
+
+def _kept_text(page: PageRows, probabilities: np.ndarray, keep_at: float) -> str:
+    return " ".join(
+        " ".join(t) for t, p in zip(page.tokens, probabilities, strict=True) if p >= keep_at
+    )
+
+
+def cross_validate(pages: list[PageRows], iterations: int) -> dict[str, dict[str, float]]:
+    """Mean F1 per system and type on held-out halves (``vote@T``, ``shipped@T``, ``without``)."""
+    held: list[tuple[PageRows, np.ndarray]] = []
+    for fold in (0, 1):
+        model = _grow([p for p in pages if _fold(p.id) != fold], iterations)
+        held += [(p, model.predict_proba(p.rows)[:, 1]) for p in pages if _fold(p.id) == fold]
+    scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for page, probabilities in held:
+        without = token_score(page.reading, page.reference).f1
+        for kind in ("all", page.type):
+            scores["without"][kind].append(without)
+            for keep_at in THRESHOLDS:
+                vote = token_score(_kept_text(page, probabilities, keep_at), page.reference).f1
+                scores[f"vote@{keep_at}"][kind].append(vote)
+                scores[f"shipped@{keep_at}"][kind].append(vote if page.voted else without)
+    return {
+        system: {kind: statistics.fmean(values) for kind, values in by_kind.items()}
+        for system, by_kind in scores.items()
+    }
+
+
+def export(model, keep_at: float, provenance: dict[str, object]) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """The grown trees as the plain arrays ``extractor._blockmodel.from_dict`` reads."""
+    trees = []
+    for (predictor,) in model._predictors:
+        nodes = predictor.nodes
+        trees.append(
+            {
+                "feature": nodes["feature_idx"].tolist(),
+                "split": nodes["num_threshold"].tolist(),  # exact: a value can equal a split
+                "left": nodes["left"].tolist(),
+                "right": nodes["right"].tolist(),
+                "leaf": nodes["is_leaf"].astype(bool).tolist(),
+                "value": nodes["value"].tolist(),
+            }
+        )
+    depth = max(int(predictor.nodes["depth"].max()) for (predictor,) in model._predictors)
+    return {
+        "features": list(FEATURES),
+        "baseline": float(np.ravel(model._baseline_prediction)[0]),
+        "keep_at": keep_at,
+        "max_depth": depth,
+        "provenance": provenance,
+        "trees": trees,
+    }
+
+
+def _print_table(figures: dict[str, dict[str, float]]) -> None:
+    print(f"{'system':14s}" + "".join(f"{kind[:6]:>8s}" for kind in ("all", *TYPES)))
+    for system, by_kind in figures.items():
+        print(f"{system:14s}" + "".join(f"{by_kind.get(k, 0):8.3f}" for k in ("all", *TYPES)))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--keep-at", type=float, default=0.35, help="threshold written out")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--cv-only", action="store_true", help="print, do not write the model")
+    parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    args = parser.parse_args()
+
+    started = time.perf_counter()
+    corpus = load_pages(args.corpus)
+    with Pool(args.jobs) as pool:
+        recorded = pool.map(_record, corpus, chunksize=8)
+    pages = [page for page in recorded if page is not None and len(page.rows)]
+    print(f"{len(pages)} of {len(corpus)} pages recorded in {time.perf_counter() - started:.0f} s")
+    figures = cross_validate(pages, args.iterations)
+    _print_table(figures)
+    if args.cv_only:
+        return 0
+    model = _grow(pages, args.iterations)
+    provenance = {
+        "corpus": "wcxb-dev",
+        "corpus_sha256": sample_digest(corpus, corpus, args.corpus),
+        "pages": len(pages),
+        "blocks": int(sum(len(p.rows) for p in pages)),
+        "iterations": args.iterations,
+        "params": TREE_PARAMS,
+        "label_share": LABEL_SHARE,
+        "cross_validated_f1": {
+            k: round(v, 4) for k, v in figures[f"shipped@{args.keep_at}"].items()
+        }
+        if args.keep_at in THRESHOLDS
+        else {},
+        "trained_by": "scripts/train_block_model.py",
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(export(model, args.keep_at, provenance), separators=(",", ":")))
+    print(
+        f"wrote {args.out} ({args.out.stat().st_size // 1024} KB) in {time.perf_counter() - started:.0f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,206 @@
+"""The block vote (extractor/_segment.py, _blockfeatures.py, _blockmodel.py, _blockvote.py):
+the page cut into blocks, their features, the trees evaluated with numpy, and the kept blocks
+assembled. A one-split model the test writes stands in for the shipped one where the test
+needs to know what is kept; the shipped model is checked for what it must hold."""
+
+from __future__ import annotations
+
+import lxml.etree
+import lxml.html
+import numpy as np
+import pytest
+
+import extractor._blockvote as blockvote
+import extractor._combine as combine_module
+from extractor import extract
+from extractor._blockfeatures import FEATURES, Reading, block_matrix
+from extractor._blockmodel import ModelMismatchError, block_model, from_dict
+from extractor._blockvote import VOTE_STAGE, BlockVoteStage
+from extractor._cascade import Candidate, CascadeResult, Skip, StageInput, attempt
+from extractor._combine import combine
+from extractor._pagetype import PageType
+from extractor._postprocess import CleanContent, html_to_text
+from extractor._segment import segment
+from extractor._types import PageSnapshot
+
+LISTING = PageType("listing", {"listing": 3.0})
+
+PAGE = """<html><body>
+<nav><ul><li><a href="/">Home</a></li><li><a href="/shop">Shop</a></li></ul></nav>
+<main>
+  <h1>Walking boots</h1>
+  <p>Boots for long days on rough ground, tested on three ranges.</p>
+  <div class="card"><h3>Ridge Mid</h3><span>$120</span></div>
+  <div class="card"><h3>Valley Low</h3><span>$95</span></div>
+  <div class="card"><h3>Summit GTX</h3><span>$180</span></div>
+  <div>Loose text in a wrapper <b>with bold</b> and more.<p>A paragraph after it.</p></div>
+  <ul><li>Waterproof lining</li><li>Vibram sole</li></ul>
+</main>
+<footer><p>Home</p></footer>
+</body></html>"""
+
+
+def body(html: str = PAGE) -> lxml.html.HtmlElement:
+    return lxml.html.document_fromstring(html).find("body")
+
+
+def one_split_model(feature: str, keep_at: float = 0.5) -> dict:
+    """Keep a block when ``feature`` is above 0.5: a tree of one split, leaves -5 and +5."""
+    return {
+        "features": list(FEATURES),
+        "baseline": 0.0,
+        "keep_at": keep_at,
+        "max_depth": 1,
+        "trees": [
+            {
+                "feature": [FEATURES.index(feature), 0, 0],
+                "split": [0.5, 0.0, 0.0],
+                "left": [1, 0, 0],
+                "right": [2, 0, 0],
+                "leaf": [False, True, True],
+                "value": [0.0, -5.0, 5.0],
+            }
+        ],
+    }
+
+
+def test_segment_cuts_the_page_into_blocks_in_order() -> None:
+    texts = [(block.element.tag, block.run is not None, block.text) for block in segment(body())]
+    assert [text for _, _, text in texts] == [
+        "Home", "Shop", "Walking boots",
+        "Boots for long days on rough ground, tested on three ranges.",
+        "Ridge Mid", "$120", "Valley Low", "$95", "Summit GTX", "$180",
+        "Loose text in a wrapper with bold and more.", "A paragraph after it.",
+        "Waterproof lining", "Vibram sole", "Home",
+    ]  # fmt: skip
+    assert ("div", True, "Loose text in a wrapper with bold and more.") in texts
+    assert ("div", True, "$120") in texts and ("h3", False, "Ridge Mid") in texts
+
+
+def test_segment_reads_shape_repeats_and_place() -> None:
+    blocks = {}
+    for block in segment(body()):
+        blocks.setdefault(block.text, block)  # the first of blocks alike
+    assert blocks["Ridge Mid"].siblings_alike == 3  # three cards alike
+    assert blocks["Home"].repeats == 2  # the menu entry and the footer line
+    assert blocks["Walking boots"].from_h1 == 0 and blocks["Shop"].from_h1 == -1
+    assert blocks["Home"].link_tokens == 1 and blocks["Vibram sole"].link_tokens == 0
+    assert blocks["Home"].ancestors[1][0] == "ul"
+    assert blocks["$120"].run is not None and blocks["$120"].element.tag == "div"
+
+
+def test_segment_of_a_very_deep_page_does_not_recurse() -> None:
+    root = top = lxml.html.Element("body")
+    for _ in range(5000):  # past Python's recursion limit, built without a parser's limit
+        top = lxml.etree.SubElement(top, "div")
+    lxml.etree.SubElement(top, "p").text = "Deep words here."
+    blocks = segment(root)
+    assert [block.text for block in blocks] == ["Deep words here."]
+
+
+def test_a_reading_votes_by_trigrams_and_short_blocks_by_words() -> None:
+    reading = Reading("Boots for long days on rough ground. Vibram")
+    assert reading.vote(("boots", "for", "long", "days")) == 1.0
+    assert reading.vote(("boots", "for", "short", "days")) == 0.0
+    assert reading.vote(("vibram",)) == 1.0 and reading.vote(()) == 0.0
+
+
+def test_block_matrix_has_one_named_column_per_feature() -> None:
+    blocks = segment(body())
+    rows = block_matrix(blocks, Reading("Walking boots"), Reading(""), LISTING)
+    assert rows.shape == (len(blocks), len(FEATURES))
+    at: dict[str, int] = {}
+    for i, block in enumerate(blocks):
+        at.setdefault(block.text, i)
+    assert rows[at["Walking boots"], FEATURES.index("vote_ours")] == 1.0
+    assert rows[at["Shop"], FEATURES.index("vote_ours")] == 0.0
+    assert rows[0, FEATURES.index("type_listing")] == 1.0
+    assert rows[at["Home"], FEATURES.index("inside_nav")] == 1.0
+
+
+def test_trees_are_walked_as_written() -> None:
+    model = from_dict(one_split_model("vote_ours"))
+    rows = np.zeros((3, len(FEATURES)))
+    rows[1, FEATURES.index("vote_ours")] = 1.0
+    rows[2, FEATURES.index("vote_ours")] = 0.5  # equal to the split: goes left, as in sklearn
+    low, high, equal = model.probabilities(rows)
+    assert low < 0.01 and high > 0.99 and equal == low
+    assert model.probabilities(np.zeros((0, len(FEATURES)))).shape == (0,)
+
+
+def test_a_model_of_other_features_is_refused() -> None:
+    data = one_split_model("vote_ours")
+    data["features"] = data["features"][:-1]
+    with pytest.raises(ModelMismatchError):
+        from_dict(data)
+
+
+def stage_input(html: str = PAGE) -> StageInput:
+    document = lxml.html.document_fromstring(html)
+    return StageInput(snapshot=PageSnapshot(html=html), document=document, base_url=None)
+
+
+def test_the_vote_keeps_what_the_model_keeps_lists_as_lists(monkeypatch) -> None:
+    model = from_dict(one_split_model("vote_ours"))
+    monkeypatch.setattr(blockvote, "block_model", lambda: model)
+    ours = "Walking boots. Ridge Mid $120. Waterproof lining. Vibram sole."
+    outcome, content, _ = attempt(BlockVoteStage(ours, "", LISTING), stage_input())
+    assert isinstance(outcome, Candidate) and content is not None
+    assert content.text.split("\n\n")[:2] == ["Walking boots", "Ridge Mid"]
+    assert "Shop" not in content.text and "Valley Low" not in content.text
+    assert "<ul>" in content.html and "Vibram sole" in content.html
+    assert "kept 5 of 15 blocks (5 only the cascade's)" in outcome.note
+
+
+def test_the_vote_skips_when_the_model_keeps_nothing(monkeypatch) -> None:
+    model = from_dict(one_split_model("vote_ours"))
+    monkeypatch.setattr(blockvote, "block_model", lambda: model)
+    outcome = BlockVoteStage("", "", LISTING)(stage_input())
+    assert isinstance(outcome, Skip) and "kept none of 15 blocks" in outcome.reason
+
+
+def test_combine_falls_back_to_the_policy_when_the_vote_keeps_nothing(monkeypatch) -> None:
+    model = from_dict(one_split_model("vote_ours"))
+    monkeypatch.setattr(blockvote, "block_model", lambda: model)
+
+    class Judge:  # trafilatura's stand-in: a reading our blocks do not hold
+        name = "trafilatura"
+
+        def __init__(self, *, comments: bool = False) -> None: ...
+
+        def __call__(self, page: StageInput) -> Candidate:
+            return Candidate(lxml.html.fragment_fromstring("<p>Other words entirely</p>"))
+
+    monkeypatch.setattr(combine_module, "TrafilaturaStage", Judge)
+    html = "<p>Nothing the page holds</p>"
+    ours = CascadeResult("readability-lxml", CleanContent(html, html_to_text(html)), [])
+    result = combine(stage_input(), ours, LISTING)
+    vote = next(entry for entry in result.trace if entry.name == VOTE_STAGE)
+    assert vote.outcome == "rejected" and "kept none" in vote.reason
+    assert result.stage == "trafilatura"  # listing's policy: trafilatura's choice
+
+
+def test_the_shipped_model_matches_the_code_and_keeps_a_listing() -> None:
+    model = block_model()
+    assert model is not None and model.provenance["corpus"] == "wcxb-dev"
+    items = "".join(
+        f'<li class="result"><h3><a href="/c/{i}">Course {i}: rivers and their valleys</a></h3>'
+        f"<p>Twelve weeks on how water shapes land, part {i}, with field trips.</p></li>"
+        for i in range(8)
+    )
+    html = (
+        "<html><head><title>Courses</title></head><body><nav><a href='/'>Home</a> "
+        "<a href='/about'>About</a></nav><main><h1>Geography courses</h1>"
+        f'<ul class="results">{items}</ul></main><footer>Copyright 2026</footer></body></html>'
+    )
+    extraction = extract(html, url="https://example.org/courses/")
+    assert extraction.stage == VOTE_STAGE, [e.reason for e in extraction.trace]
+    assert all(f"Course {i}:" in extraction.text for i in range(8))
+    assert "Copyright" not in extraction.text
+
+
+def test_the_vote_reads_the_types_it_serves() -> None:
+    assert combine_module.voted(PageType("forum", {"forum": 4.0}))
+    assert not combine_module.voted(PageType("article", {}))  # showed no type
+    assert not combine_module.voted(PageType("article", {"article": 3.0}))
+    assert not combine_module.voted(PageType("product", {"product": 3.0}))
