@@ -133,6 +133,8 @@ async def get_url(request: Request) -> Response:
     """``GET /<url>``: the page's main content, Markdown unless the headers ask otherwise."""
     service = service_of(request)
     target = request.scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0][1:]
+    if target.startswith("v1/"):  # GET on a POST endpoint: not a URL to read
+        raise ServiceError(405, "MethodNotAllowed", f"/{target} takes POST")
     job = job_from_get(request, target, service.config)
     output = job.formats[0]
 

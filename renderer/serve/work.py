@@ -51,7 +51,7 @@ class Worker:
         return not self.config.allow_private
 
     def render_options(self, job: Job) -> RenderOptions:
-        return replace(self.browser.options, budget=job.timeout)
+        return replace(self.browser.options, budget=job.timeout, wait_for=job.wait_for)
 
     def extract_options(self, job: Job) -> ExtractOptions:
         return job.extract_options(max(self.config.max_body_bytes, self.browser.options.max_dom_bytes))
