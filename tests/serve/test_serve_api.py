@@ -193,3 +193,20 @@ def test_healthz_metrics_and_openapi(server: ServeProcess) -> None:
     assert {"/{url}", "/v1/extract", "/v1/compare", "/v1/batch", "/healthz", "/metrics"} <= set(spec["paths"])
     docs = server.get("/docs")
     assert docs.status == 200 and "openapi.json" in docs.text
+
+
+def test_openapi_names_every_route_and_only_those() -> None:
+    from starlette.routing import Route
+
+    from renderer.serve.app import build_app
+    from renderer.serve.config import ServeConfig
+
+    app = build_app(ServeConfig())
+    api_routes = {
+        "/{url}" if route.path == "/{target:path}" else route.path
+        for route in app.routes
+        if isinstance(route, Route) and route.path not in ("/", "/docs", "/openapi.json")
+    }
+    from renderer.serve.openapi import openapi_spec
+
+    assert api_routes == set(openapi_spec()["paths"])
