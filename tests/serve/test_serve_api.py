@@ -182,6 +182,7 @@ def test_batch_progress_and_streamed_results(server: ServeProcess, pages: Fixtur
 
 def test_healthz_metrics_and_openapi(server: ServeProcess) -> None:
     assert server.get("/healthz").json() == {"status": "ok", "browser": True}
+    assert server.get("/http://no-such-host.invalid:1/a-page", X_No_Render="1").status == 502
     metrics = server.get("/metrics").text
     for name in ("readermode_requests_total", "readermode_request_seconds_bucket",
                  "readermode_pages_in_flight", "readermode_queue_length",
