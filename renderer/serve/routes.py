@@ -124,6 +124,7 @@ async def _answer(
 
 
 def _secure(headers: dict[str, str], kind: str) -> dict[str, str]:
+    headers["X-Content-Type-Options"] = "nosniff"  # a page's text is never taken for script
     if kind.endswith(":html"):
         headers["Content-Security-Policy"] = CONTENT_POLICY
     return headers

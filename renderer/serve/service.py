@@ -3,7 +3,6 @@ admission, worker, cache, metrics, reports and batches; started and closed toget
 
 from __future__ import annotations
 
-import asyncio
 from contextlib import suppress
 
 from renderer.browser.options import RenderOptions
@@ -43,11 +42,6 @@ class Service:
         """Start the browser before the first request, so the first answer is not slow and a
         missing Chromium stops the server at once."""
         await self.browser.start()
-
-    async def drained(self) -> None:
-        """Return once no request is being answered (the drain's end)."""
-        while self.metrics.active_requests > 0:
-            await asyncio.sleep(0.05)
 
     async def close(self) -> None:
         await self.batches.close()

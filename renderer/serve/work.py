@@ -54,7 +54,9 @@ class Worker:
         return replace(self.browser.options, budget=job.timeout, wait_for=job.wait_for)
 
     def extract_options(self, job: Job) -> ExtractOptions:
-        return job.extract_options(max(self.config.max_body_bytes, self.browser.options.max_dom_bytes))
+        # A posted page is bounded by the body cap, a rendered snapshot by max_dom_bytes.
+        limit = max(self.config.max_body_bytes, self.browser.options.max_dom_bytes)
+        return job.extract_options(limit)
 
     async def vet(self, url: str) -> None:
         """The private-network guard before a page is taken: a refused target never costs a
@@ -65,7 +67,8 @@ class Worker:
     async def extract(self, job: Job, *, queued: bool = True) -> Outcome:
         if job.url is not None and job.html is None:
             await self.vet(job.url)
-        async with self.admission.page(job.timeout, queued=queued):
+        # A batch's pages wait as long as it takes: the batch bounds its own pages at once.
+        async with self.admission.page(job.timeout if queued else None, queued=queued):
             if job.render:
                 return await self.browser.run(lambda renderer: self._rendered(renderer, job))
             return Outcome(await asyncio.to_thread(self._static, job))
