@@ -158,8 +158,10 @@ def main() -> int:
     try:
         one(port, f"/{base}/{PAGES[0]}")  # warm: the first page loads Readability.js and friends
         before = rss_mib(process.pid)
+        browser_before = sum(rss_mib(pid) for pid in tagged_chromium(tag))
         results, wall = load(args, port, base)
         after = rss_mib(process.pid)
+        browser_after = sum(rss_mib(pid) for pid in tagged_chromium(tag))
     finally:
         process.send_signal(signal.SIGTERM)
         code = process.wait(START_S)
@@ -168,6 +170,8 @@ def main() -> int:
     while tagged_chromium(tag) and time.monotonic() < end:
         time.sleep(0.1)
     print(f"server exit code: {code}")
+    print(f"Chromium RSS (all its processes, shared pages counted in each): "
+          f"{browser_before:.0f} MiB before, {browser_after:.0f} MiB after")
     return report(results, wall, (before, after), tagged_chromium(tag), args) or (code != 0)
 
 
