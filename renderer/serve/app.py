@@ -29,10 +29,11 @@ from renderer.serve.service import Service
 STATIC = Path(__file__).with_name("static")
 LOG = logging.getLogger("readermode.serve")
 PAGE_HEADERS = {
-    # The page's own script and style only; the article's images and the screenshot (data:)
-    # may show, nothing else loads or runs.
+    # The page's own script only; the article's images, the screenshot (data:) and the
+    # report's inline style (in its sandboxed frame, which inherits this) may show.
     "Content-Security-Policy": "default-src 'self'; img-src 'self' http: https: data:; "
-    "object-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+    "style-src 'self' 'unsafe-inline'; object-src 'none'; frame-ancestors 'none'; "
+    "base-uri 'none'",
     "X-Content-Type-Options": "nosniff",
 }
 

@@ -82,6 +82,8 @@ def parse_json_object(body: bytes) -> dict[str, Any]:
         data = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise bad_request(f"the body is not valid JSON: {exc}") from exc
+    except RecursionError as exc:  # [[[[...]]]] within the body cap
+        raise bad_request("the body's JSON is nested too deeply") from exc
     if not isinstance(data, dict):
         raise bad_request("the body must be a JSON object")
     return data

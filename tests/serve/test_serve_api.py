@@ -95,6 +95,7 @@ def test_wait_for_selector(server: ServeProcess, pages: FixtureServer) -> None:
         (json.dumps({"html": ARTICLE, "timeout": -1}).encode(), "timeout"),
         (json.dumps({"html": ARTICLE, "keep": ["nonsense"]}).encode(), "unknown rule"),
         (json.dumps({}).encode(), "give"),
+        (b"[" * 40_000 + b"]" * 40_000, "nested"),
     ],
 )
 def test_bad_requests_are_json_400s(server: ServeProcess, body: bytes, message: str) -> None:

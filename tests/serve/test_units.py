@@ -17,6 +17,7 @@ from extractor import (
 from renderer.serve.admission import Admission
 from renderer.serve.auth import token_matches
 from renderer.serve.errors import ServiceError, http_status
+from tests.unit.test_batch import run_async
 
 
 def test_admission_queues_then_refuses_then_drains() -> None:
@@ -51,7 +52,7 @@ def test_admission_queues_then_refuses_then_drains() -> None:
         await asyncio.gather(running, waiting, batch_page)
         assert (admission.running, admission.waiting) == (0, 0)
 
-    asyncio.run(scenario())
+    run_async(scenario())  # a fresh loop: pytest-playwright may run one in this thread
 
 
 def test_a_request_waits_in_the_queue_no_longer_than_its_budget() -> None:
@@ -63,7 +64,7 @@ def test_a_request_waits_in_the_queue_no_longer_than_its_budget() -> None:
                     pass
         assert admission.waiting == 0
 
-    asyncio.run(scenario())
+    run_async(scenario())  # a fresh loop: pytest-playwright may run one in this thread
 
 
 @pytest.mark.parametrize(
