@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from starlette.requests import Request
 
-from extractor import ALL_RULES, ExtractOptions, InputTooLargeError
+from extractor import ALL_RULES, STAGES_BY_NAME, ExtractOptions, InputTooLargeError
 from renderer.serve.config import ServeConfig
 from renderer.serve.errors import bad_request
 
@@ -40,6 +40,8 @@ class Job:
     tables: bool = True
     images: bool = True
     keep: tuple[str, ...] = ()
+    stages: tuple[str, ...] | None = None
+    min_length: int = 0
     cache: bool = True
 
     def extract_options(self, max_bytes: int) -> ExtractOptions:
@@ -50,6 +52,8 @@ class Job:
             tables=self.tables,
             images=self.images,
             include_comments=self.include_comments,
+            stages=tuple(STAGES_BY_NAME[name] for name in self.stages) if self.stages else None,
+            min_length=self.min_length,
         )
 
     def cache_key(self, kind: str) -> str:
@@ -146,6 +150,26 @@ def _keep(value: object) -> tuple[str, ...]:
     return tuple(sorted(set(value)))
 
 
+def _stages(value: object) -> tuple[str, ...] | None:
+    """``--stages`` as a list: which cascade stages, in order."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not value or not all(isinstance(n, str) for n in value):
+        raise bad_request("stages must be a non-empty list of stage names")
+    unknown = [name for name in value if name not in STAGES_BY_NAME]
+    if unknown:
+        raise bad_request(f"unknown stage {unknown[0]!r}: one of {', '.join(STAGES_BY_NAME)}")
+    return tuple(value)
+
+
+def _min_length(value: object) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise bad_request(f"min_length must be a whole number of words, not {value!r}")
+    return value
+
+
 def job_from_json(data: dict[str, Any], config: ServeConfig) -> Job:
     """POST /v1/extract's body: ``{"url"}`` or ``{"html", "url"?}`` and the options."""
     html = data.get("html")
@@ -167,6 +191,8 @@ def job_from_json(data: dict[str, Any], config: ServeConfig) -> Job:
         tables=_flag(data, "tables", True),
         images=_flag(data, "images", True),
         keep=_keep(data.get("keep")),
+        stages=_stages(data.get("stages")),
+        min_length=_min_length(data.get("min_length")),
         cache=_flag(data, "cache", True),
     )
 

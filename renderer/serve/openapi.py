@@ -38,6 +38,8 @@ EXTRACT_BODY = {
         "tables": {"type": "boolean"},
         "images": {"type": "boolean"},
         "keep": {"type": "array", "items": {"type": "string"}},
+        "stages": {"type": "array", "items": {"type": "string"}},
+        "min_length": {"type": "integer", "description": "fewer words: ContentTooShortError"},
         "cache": {"type": "boolean", "default": True},
     },
 }

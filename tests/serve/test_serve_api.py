@@ -64,6 +64,10 @@ def test_post_extract_html_and_url(server: ServeProcess, pages: FixtureServer) -
     data = posted.json()
     assert data["title"] == "Posted page" and "tide pools" in data["markdown"]
     assert "html" not in data and "Home" not in data["text"]
+    scorer = server.post("/v1/extract", {"html": ARTICLE, "stages": ["scorer"]}).json()
+    assert scorer["stage"] == "scorer"
+    short = server.post("/v1/extract", {"html": ARTICLE, "min_length": 10_000})
+    assert short.status == 422 and short.error["kind"] == "ContentTooShortError"
     shot = server.post(
         "/v1/extract",
         {"url": f"{pages.base}/hydration/", "formats": ["json", "screenshot"], "cache": False},
@@ -95,6 +99,7 @@ def test_wait_for_selector(server: ServeProcess, pages: FixtureServer) -> None:
         (json.dumps({"html": ARTICLE, "timeout": -1}).encode(), "timeout"),
         (json.dumps({"html": ARTICLE, "keep": ["nonsense"]}).encode(), "unknown rule"),
         (json.dumps({}).encode(), "give"),
+        (json.dumps({"html": ARTICLE, "stages": ["nope"]}).encode(), "unknown stage"),
         (b"[" * 40_000 + b"]" * 40_000, "nested"),
     ],
 )
