@@ -86,3 +86,26 @@ def test_token_check() -> None:
     assert token_matches("Bearer abc", "abc") and token_matches("bearer abc", "abc")
     assert not token_matches("Bearer abd", "abc") and not token_matches("abc", "abc")
     assert not token_matches(None, "abc") and not token_matches("Basic abc", "abc")
+
+
+def test_cache_entries_expire_after_their_ttl(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from renderer.serve import cache as cache_module
+
+    now = [1_000_000.0]
+    monkeypatch.setattr(cache_module.time, "time", lambda: now[0])
+    cache = cache_module.ResultCache(tmp_path, ttl=60)
+    try:
+        cache._put("k", "text/markdown", b"body")
+        hit = cache._get("k")
+        assert hit is not None and hit.body == b"body" and hit.age == 0
+        now[0] += 59
+        assert cache._get("k") is not None
+        now[0] += 2
+        assert cache._get("k") is None
+    finally:
+        cache.close()
+    reopened = cache_module.ResultCache(tmp_path, ttl=60)  # the expired entry is dropped at start
+    try:
+        assert reopened._db.execute("SELECT COUNT(*) FROM answers").fetchone() == (0,)
+    finally:
+        reopened.close()
