@@ -137,6 +137,12 @@ class AsyncRenderer:
         return await asyncio.to_thread(extract, snapshot, options=extract_options)
 
     @property
+    def connected(self) -> bool:
+        """Whether the browser is running: False before ``start`` and once Chromium is gone
+        (killed, crashed), so a long-lived caller (the HTTP service) knows to start anew."""
+        return self._handle is not None and self._handle.browser.is_connected()
+
+    @property
     def browser_version(self) -> str | None:
         """The running Chromium's version, once started."""
         return self._handle.browser.version if self._handle is not None else None

@@ -98,6 +98,10 @@ class RenderOptions:
     service embeds; the CLI turns it off unless ``--block-private`` (local dev servers)."""
     mhtml: str | None = None
     """Also save the live page as an MHTML archive at this path (capture bundles)."""
+    wait_for: str | None = None
+    """A CSS selector to wait for once the page loaded, before settling (within the budget;
+    a selector that never appears leaves a ``partial:`` warning, an invalid one is an
+    ``InputError``). For pages whose content comes after a signal no heuristic sees."""
     fetch_everything: bool = False
     """Fetch fonts, audio, video and analytics or ad scripts too; by default they are refused
     (fonts are kept for a screenshot or an MHTML archive): ``skipped.py``."""

@@ -17,10 +17,13 @@ import time
 from dataclasses import dataclass
 
 from playwright.async_api import BrowserContext, Page
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from extractor import (
     BudgetExceededError,
     EmptyInputError,
+    InputError,
     NavigationError,
     PageSnapshot,
     ReadabilityResult,
@@ -138,6 +141,8 @@ async def _render_page(
 async def _capture(capture: _Capture, request: PageRequest, options: RenderOptions) -> PageSnapshot:
     session = capture.session
     status = await _load(capture, request, options)
+    if options.wait_for:
+        await _wait_for_selector(session, options.wait_for)
     await settle(session, options)
     snap, settled_by = await until_stable(session, options)
     if snap is None and capture.defences.failure is None:
@@ -168,6 +173,19 @@ async def _capture(capture: _Capture, request: PageRequest, options: RenderOptio
         reader_view=reader_view,
         source_html=capture.served.text if session.stalled else None,
     )
+
+
+async def _wait_for_selector(session: PageSession, selector: str) -> None:
+    """Wait (within the settle time) until ``selector`` matches an element of the page."""
+    timeout_ms = max(1.0, session.deadline.settle_remaining() * 1000)
+    try:
+        await session.page.wait_for_selector(selector, state="attached", timeout=timeout_ms)
+    except PlaywrightTimeoutError:
+        session.warnings.append(f"partial: {selector!r} did not appear within the budget")
+    except PlaywrightError as exc:
+        if "selector" in str(exc).lower() or "unexpected token" in str(exc).lower():
+            raise InputError(f"wait_for: not a CSS selector: {selector!r}") from exc
+        raise
 
 
 async def _open(

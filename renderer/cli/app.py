@@ -29,8 +29,13 @@ COMMANDS: dict[Mode, Callable[[Invocation], int]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console command; returns the exit code."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["serve"]:  # a subcommand (a file named serve: ./serve)
+        from renderer.cli.serve import main as serve_main
+
+        return serve_main(arguments[1:])
     parser = build_parser()
-    invocation = check_args(parser, parser.parse_intermixed_args(argv))
+    invocation = check_args(parser, parser.parse_intermixed_args(arguments))
     try:
         return COMMANDS[invocation.mode](invocation)
     except ReadermodeError as exc:
