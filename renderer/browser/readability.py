@@ -47,9 +47,13 @@ def readability_package_dir() -> Path:
 
     Only the installation decides: never the working directory or an arbitrary ancestor folder,
     whose node_modules would change the in-page extraction (and the bundle manifest's version)."""
+    return node_modules_dir() / PACKAGE
+
+
+def node_modules_dir() -> Path:
+    """``$READERMODE_NODE_MODULES`` when set, else the project's own node_modules."""
     configured = os.environ.get(NODE_MODULES_ENV)
-    node_modules = Path(configured) if configured else PROJECT_NODE_MODULES
-    return node_modules / PACKAGE
+    return Path(configured) if configured else PROJECT_NODE_MODULES
 
 
 @cache

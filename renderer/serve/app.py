@@ -18,6 +18,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from extractor import ReadermodeError
+from renderer.browser.readability import node_modules_dir
 from renderer.serve import routes
 from renderer.serve.auth import TokenAuth
 from renderer.serve.config import ServeConfig
@@ -27,6 +28,9 @@ from renderer.serve.openapi import openapi_spec
 from renderer.serve.service import Service
 
 STATIC = Path(__file__).with_name("static")
+SWAGGER_UI = Path("swagger-ui-dist")
+"""Swagger UI's browser files (npm, package.json), served at /docs/assets: the interactive
+docs of /openapi.json, from this server, as these machines have no CDN."""
 LOG = logging.getLogger("readermode.serve")
 PAGE_HEADERS = {
     # The page's own script only; the article's images, the screenshot (data:) and the
@@ -88,6 +92,11 @@ def build_app(config: ServeConfig) -> Starlette:
             _page("index.html"),
             _page("docs.html"),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
+            Mount(
+                "/docs/assets",
+                StaticFiles(directory=node_modules_dir() / SWAGGER_UI, check_dir=False),
+                name="docs-assets",
+            ),
             Route("/v1/info", routes.info),
             Route("/v1/extract", routes.post_extract, methods=["POST"]),
             Route("/v1/compare", routes.post_compare, methods=["POST"]),

@@ -11,7 +11,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from renderer.serve.errors import ServiceError, error_response
 
 PUBLIC_PATHS = frozenset({"/healthz", "/", "/openapi.json", "/docs", "/favicon.ico"})
-PUBLIC_PREFIXES = ("/static/",)
+PUBLIC_PREFIXES = ("/static/", "/docs/assets/")
 
 
 def is_public(path: str) -> bool:

@@ -68,3 +68,11 @@ def test_an_error_shows_as_a_message(page: Page, server: ServeProcess, pages: Fi
     expect(error).to_contain_text("HTTPStatusError: HTTP 404")
     assert "Traceback" not in error.inner_text()
     expect(page.locator("#result")).to_be_hidden()
+
+
+def test_the_docs_are_swagger_ui_on_our_openapi(page: Page, server: ServeProcess) -> None:
+    page.goto(server.base + "/docs")
+    operations = page.locator(".swagger-ui .opblock-summary-path")
+    expect(operations.filter(has_text="/v1/extract")).to_have_count(1, timeout=TIMEOUT_MS)
+    expect(operations.filter(has_text="/v1/batch/{batch_id}")).to_have_count(1)
+    expect(page.locator("#docs-missing")).to_be_hidden()
