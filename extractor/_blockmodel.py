@@ -21,6 +21,9 @@ import numpy.typing as npt
 from ._blockfeatures import FEATURES
 
 MODEL_FILE = "blocks.json"
+ROWS_AT_ONCE = 2048
+"""Blocks walked together: 200 trees by 2,048 rows keep each step's arrays near 3 MB, where a
+page of 200,000 blocks at once would need gigabytes."""
 
 
 class ModelMismatchError(RuntimeError):
@@ -44,9 +47,16 @@ class BlockModel:
     provenance: dict[str, Any]
 
     def probabilities(self, rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        """Each row's probability of being main content."""
+        """Each row's probability of being main content (rows taken ``ROWS_AT_ONCE`` at a
+        time: the walk holds a node per tree and row)."""
         if not len(rows):
             return np.zeros(0)
+        parts = [
+            self._chunk(rows[at : at + ROWS_AT_ONCE]) for at in range(0, len(rows), ROWS_AT_ONCE)
+        ]
+        return np.concatenate(parts)
+
+    def _chunk(self, rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         trees = np.arange(len(self.feature))[:, None]
         node = np.zeros((len(self.feature), len(rows)), dtype=np.intp)
         for _ in range(self.max_depth):

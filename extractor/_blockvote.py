@@ -55,11 +55,22 @@ class BlockVoteStage:
         if not blocks:
             return Skip("no blocks with words")
         rows = block_matrix(blocks, Reading(self.ours), Reading(self.theirs), self.page_type)
-        kept = model.probabilities(rows) >= model.keep_at
+        kept = kept_blocks(rows, model.probabilities(rows), model.keep_at)
         if not kept.any():
             return Skip(f"the model kept none of {len(blocks)} blocks")
         root = _assemble([block for block, keep in zip(blocks, kept, strict=True) if keep])
         return Candidate(root, _tally(blocks, rows, kept))
+
+
+def kept_blocks(
+    rows: npt.NDArray[np.float64], probabilities: npt.NDArray[np.float64], keep_at: float
+) -> npt.NDArray[np.bool_]:
+    """The blocks kept: rated ``keep_at`` or above, or held by both judges whatever the trees
+    say (they arbitrate the rest). The second keeps the end of a list longer than any the
+    trees were grown on, whose place on the page reads like a footer's."""
+    agreed = (rows[:, VOTE_OURS] >= HELD) & (rows[:, VOTE_THEIRS] >= HELD)
+    kept: npt.NDArray[np.bool_] = (probabilities >= keep_at) | agreed
+    return kept
 
 
 def _tally(

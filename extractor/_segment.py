@@ -72,6 +72,7 @@ def segment(body: HtmlElement) -> list[PageBlock]:
     repeats = Counter(tokenised)
     records = _run_records(body)
     h1_at = next((i for i, (element, _, _) in enumerate(cut) if element.tag == "h1"), -1)
+    shapes: dict[HtmlElement, Counter[tuple[object, ...]]] = {}
     blocks = []
     for index, ((element, run, text), tokens) in enumerate(zip(cut, tokenised, strict=True)):
         blocks.append(
@@ -83,7 +84,7 @@ def segment(body: HtmlElement) -> list[PageBlock]:
                 link_tokens=_link_tokens(element) if run is None else _run_links(run),
                 depth=_depth(element),
                 ancestors=_ancestors(element),
-                siblings_alike=_siblings_alike(element),
+                siblings_alike=_siblings_alike(element, shapes),
                 repeats=repeats[tokens],
                 in_run=_inside(element, records),
                 from_h1=index - h1_at if h1_at >= 0 else 0,
@@ -186,14 +187,17 @@ def _ancestors(element: HtmlElement) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
-def _siblings_alike(element: HtmlElement) -> int:
+def _siblings_alike(
+    element: HtmlElement, shapes: dict[HtmlElement, Counter[tuple[object, ...]]]
+) -> int:
     most, node = 0, element
     for _ in range(SHAPE_LEVELS):
         parent = node.getparent()
         if parent is None:
             break
-        shape = (node.tag, node.get("class"))
-        alike = sum(1 for child in parent if (child.tag, child.get("class")) == shape)
+        if parent not in shapes:  # each parent's children counted once, not once a block
+            shapes[parent] = Counter((child.tag, child.get("class")) for child in parent)
+        alike = shapes[parent][(node.tag, node.get("class"))]
         if alike >= 2:
             most = max(most, alike)
         node = parent

@@ -38,6 +38,7 @@ import extractor._blockvote as blockvote  # noqa: E402
 import extractor._combine as combine  # noqa: E402
 from extractor import ReadermodeError, extract  # noqa: E402
 from extractor._blockfeatures import FEATURES, Reading  # noqa: E402
+from extractor._blockvote import kept_blocks  # noqa: E402
 from extractor._pagetype import PageType  # noqa: E402
 from extractor._segment import PageBlock  # noqa: E402
 from extractor._token_score import token_score  # noqa: E402
@@ -89,14 +90,19 @@ def _record(page: WcxbPage) -> PageRows | None:
         types_seen.append(real_voted(page_type))
         return True
 
+    def nothing_kept(rows: np.ndarray, probabilities: np.ndarray, keep_at: float) -> np.ndarray:
+        return np.zeros(len(rows), dtype=bool)  # the vote skips: the reading without it
+
     blockvote.block_model = lambda: recorder  # type: ignore[assignment]
     blockvote.segment, combine.voted = segment, voted  # type: ignore[assignment]
+    blockvote.kept_blocks = nothing_kept  # type: ignore[assignment]
     try:
         extraction = extract(page.html_bytes(), url=page.url)
     except ReadermodeError:
         return None
     finally:
         blockvote.segment, combine.voted = real_segment, real_voted
+        blockvote.kept_blocks = kept_blocks
     if not recorder.rows or not blocks_seen:
         return None
     blocks, truth = blocks_seen[-1], Reading(page.reference)
@@ -130,9 +136,8 @@ def _grow(pages: list[PageRows], iterations: int):  # type: ignore[no-untyped-de
 
 
 def _kept_text(page: PageRows, probabilities: np.ndarray, keep_at: float) -> str:
-    return " ".join(
-        " ".join(t) for t, p in zip(page.tokens, probabilities, strict=True) if p >= keep_at
-    )
+    kept = kept_blocks(page.rows, probabilities, keep_at)
+    return " ".join(" ".join(t) for t, keep in zip(page.tokens, kept, strict=True) if keep)
 
 
 def cross_validate(pages: list[PageRows], iterations: int) -> dict[str, dict[str, float]]:

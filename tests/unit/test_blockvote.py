@@ -204,3 +204,33 @@ def test_the_vote_reads_the_types_it_serves() -> None:
     assert not combine_module.voted(PageType("article", {}))  # showed no type
     assert not combine_module.voted(PageType("article", {"article": 3.0}))
     assert not combine_module.voted(PageType("product", {"product": 3.0}))
+
+
+def test_many_rows_are_walked_in_chunks_with_the_same_result(monkeypatch) -> None:
+    import extractor._blockmodel as blockmodel
+
+    model = from_dict(one_split_model("vote_ours"))
+    rows = np.zeros((10, len(FEATURES)))
+    rows[::3, FEATURES.index("vote_ours")] = 1.0
+    whole = model.probabilities(rows)
+    monkeypatch.setattr(blockmodel, "ROWS_AT_ONCE", 4)
+    assert np.array_equal(model.probabilities(rows), whole)
+    assert (whole > 0.5).sum() == 4
+
+
+def test_a_list_longer_than_any_in_training_keeps_its_last_items() -> None:
+    # Deep into a page of 3,000 entries a block's place reads like a footer's to the trees;
+    # the entries both judges hold are kept all the same.
+    items = "".join(
+        f'<li class="result"><h3><a href="/c/{i}">Course {i}: rivers</a></h3>'
+        f"<p>Twelve weeks on how water shapes land, part {i}.</p></li>"
+        for i in range(3000)
+    )
+    html = (
+        '<html><head><title>Courses</title><script type="application/ld+json">'
+        '{"@type": "SearchResultsPage"}</script></head><body><main><h1>Courses</h1>'
+        f'<ul class="results">{items}</ul></main></body></html>'
+    )
+    extraction = extract(html, url="https://example.org/courses/")
+    assert extraction.stage == VOTE_STAGE
+    assert "Course 2999: rivers" in extraction.text and "Course 1500: rivers" in extraction.text
