@@ -164,8 +164,14 @@ def fetch_url(
     max_bytes: int = 5_000_000,
     max_redirects: int = MAX_REDIRECTS,
     guard: AddressGuard | None = None,
+    content_types: tuple[str, ...] | None = HTML_TYPES,
+    user_agent: str = USER_AGENT,
+    accept: str = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
 ) -> FetchedPage:
     """GET ``url`` and return its bytes; one time budget covers connect, redirects and body.
+
+    ``content_types`` are the types accepted (NotHTMLError otherwise; None takes any: robots.txt,
+    sitemaps and feeds come as text, XML or gzip).
 
     With a ``guard`` (the private-network guard), ``url`` and every redirect hop must be http(s)
     and resolve only to public addresses, and the connection goes to the address vetted:
@@ -177,8 +183,8 @@ def fetch_url(
     request = urllib.request.Request(
         url,
         headers={
-            "User-Agent": USER_AGENT,
-            "Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
+            "User-Agent": user_agent,
+            "Accept": accept,
             "Accept-Encoding": "identity",
         },
     )
@@ -203,7 +209,9 @@ def fetch_url(
     with response:
         headers: Message = response.headers
         content_type = headers.get_content_type() if headers.get("Content-Type") else None
-        if content_type is not None and content_type not in HTML_TYPES:
+        if content_type is not None and content_types is not None and (
+            content_type not in content_types
+        ):
             raise NotHTMLError(f"{url} is {content_type}, not HTML")
         declared_length = headers.get("Content-Length")
         if declared_length and declared_length.isdigit() and int(declared_length) > max_bytes:
