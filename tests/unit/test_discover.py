@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -123,10 +124,17 @@ def test_robots_answers_and_crawl_delay_raises_the_batch_delay() -> None:
 
         targets = [site.base + f"/yes/{n}" for n in range(3)]
         options = BatchOptions(delay=1, sitewide=None, robots=policy)
-        summary = asyncio.run(
-            run_batch(targets, options, emit=lambda r: None, capture=capture,
-                      clock=lambda: now[0], sleep=sleep)
-        )  # fmt: skip
+        batch = run_batch(
+            targets,
+            options,
+            emit=lambda r: None,
+            capture=capture,
+            clock=lambda: now[0],
+            sleep=sleep,
+        )
+        # on a thread of its own: another module's sync Playwright may run a loop on this one
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            summary = pool.submit(asyncio.run, batch).result()
         assert summary.ok == 3
         assert waits == [7, 7]  # Crawl-delay 7 s, not --delay 1 s
 
