@@ -110,3 +110,87 @@ def serve(site: Site) -> Iterator[Site]:
         site.release.set()
         httpd.shutdown()
         httpd.server_close()
+
+
+@dataclass
+class Proxy:
+    """A small forward HTTP proxy on 127.0.0.1: each absolute-URI GET is recorded and fetched
+    from its origin (loopback only), the answer passed back."""
+
+    seen: list[str] = field(default_factory=list)
+    url: str = ""
+
+
+def _proxy_handler(proxy: Proxy) -> type[http.server.BaseHTTPRequestHandler]:
+    import http.client
+    from urllib.parse import urlsplit
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:  # noqa: N802
+            proxy.seen.append(self.path)
+            target = urlsplit(self.path)
+            if target.hostname != "127.0.0.1":  # a test proxy must not reach out
+                self.send_error(403)
+                return
+            upstream = http.client.HTTPConnection(target.hostname, target.port, timeout=30)
+            headers = {k: v for k, v in self.headers.items() if k.lower() != "proxy-connection"}
+            upstream.request(
+                "GET", target.path + (f"?{target.query}" if target.query else ""), headers=headers
+            )
+            answer = upstream.getresponse()
+            body = answer.read()
+            self.send_response(answer.status)
+            for name, value in answer.getheaders():
+                if name.lower() not in ("transfer-encoding", "connection", "content-length"):
+                    self.send_header(name, value)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            upstream.close()
+
+        def do_CONNECT(self) -> None:  # noqa: N802 - Chromium tunnels even http through it
+            import select
+            import socket
+
+            proxy.seen.append(f"CONNECT {self.path}")
+            host, _, port = self.path.rpartition(":")
+            if host != "127.0.0.1":
+                self.send_error(403)
+                return
+            upstream = socket.create_connection((host, int(port)), timeout=30)
+            self.send_response(200, "Connection established")
+            self.end_headers()
+            ends = [self.connection, upstream]
+            try:
+                while True:
+                    readable, _, _ = select.select(ends, [], [], 30)
+                    if not readable:
+                        return
+                    for end in readable:
+                        data = end.recv(65536)
+                        if not data:
+                            return
+                        (upstream if end is self.connection else self.connection).sendall(data)
+            finally:
+                upstream.close()
+                self.close_connection = True
+
+    return Handler
+
+
+@contextmanager
+def forward_proxy() -> Iterator[Proxy]:
+    proxy = Proxy()
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _proxy_handler(proxy))
+    httpd.daemon_threads = True
+    proxy.url = f"http://127.0.0.1:{httpd.server_address[1]}"
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield proxy
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

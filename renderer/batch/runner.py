@@ -328,6 +328,7 @@ class _Capturer:
             max_bytes=options.extract_options.max_bytes,
             max_redirects=options.render_options.max_redirects,
             block_private=options.render_options.block_private,
+            controls=options.render_options.request,
         )
         return extract(snapshot, options=options.extract_options)
 

@@ -26,6 +26,7 @@ from renderer.browser.options import (
     DEFAULT_MAX_REDIRECTS,
 )
 from renderer.discover import DEFAULT_MAX_DEPTH, DEFAULT_MAX_PAGES
+from renderer.fetch.controls import parse_header, proxy_host
 from renderer.fetch.http import DEFAULT_TIMEOUT_S
 
 FORMATS = ("markdown", "text", "html", "json", "jsonl", "xml", "csv")
@@ -50,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_qa_options(parser)
     _add_batch_options(parser)
     _add_discovery_options(parser)
+    _add_request_controls(parser)
     return parser
 
 
@@ -396,6 +398,44 @@ def _add_politeness_options(sites: argparse._ArgumentGroup) -> None:
     )
 
 
+def _add_request_controls(parser: argparse.ArgumentParser) -> None:
+    controls = parser.add_argument_group("Request controls (static fetch and browser)")
+    controls.add_argument("--user-agent", metavar="UA", help="the User-Agent header to send")
+    controls.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        type=header,
+        metavar="'K: V'",
+        help="an extra request header; repeatable",
+    )
+    controls.add_argument(
+        "--cookies",
+        metavar="FILE",
+        help="cookies to send: a Netscape cookies.txt or the JSON Playwright writes",
+    )
+    controls.add_argument(
+        "--proxy", type=proxy_url, metavar="URL", help="send every request through this proxy"
+    )
+    controls.add_argument(
+        "--locale", metavar="LANG", help="the browser's locale and Accept-Language (de-DE)"
+    )
+    controls.add_argument(
+        "--viewport", type=viewport, metavar="WxH", help="the browser's window size (1280x900)"
+    )
+    controls.add_argument(
+        "--wait-for",
+        metavar="SELECTOR",
+        help="when rendering, wait until this CSS selector matches before reading the page",
+    )
+    controls.add_argument(
+        "--actions",
+        metavar="FILE",
+        help="when rendering, run these steps first: a JSON list of click, type, press, "
+        "scroll, wait_for, wait and screenshot steps (see README)",
+    )
+
+
 # Value types: argparse turns ArgumentTypeError (and ValueError) into a usage error, exit 2.
 
 
@@ -481,4 +521,27 @@ def shard(value: str) -> tuple[int, int]:
     match = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", value)
     if not match or not 1 <= int(match[1]) <= int(match[2]):
         raise argparse.ArgumentTypeError("must be K/N with 1 <= K <= N (e.g. 2/4)")
+    return int(match[1]), int(match[2])
+
+
+def header(value: str) -> tuple[str, str]:
+    try:
+        return parse_header(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
+def proxy_url(value: str) -> str:
+    try:
+        proxy_host(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+    return value if "://" in value else "http://" + value
+
+
+def viewport(value: str) -> tuple[int, int]:
+    """WxH, each between 100 and 10000 pixels."""
+    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", value)
+    if not match or not all(100 <= int(side) <= 10_000 for side in match.groups()):
+        raise argparse.ArgumentTypeError("must be WIDTHxHEIGHT, 100 to 10000 each (1280x900)")
     return int(match[1]), int(match[2])

@@ -11,7 +11,7 @@ from extractor import EmptyInputError, OutputError
 from renderer.batch.seen import SeenStore
 from renderer.batch.shard import in_shard
 from renderer.cli.invocation import Invocation
-from renderer.cli.settings import render_options
+from renderer.cli.settings import render_options, request_controls
 from renderer.discover import DiscoverOptions, Sources, discover
 from renderer.fetch.addresses import AddressGuard
 from renderer.fetch.robots import ROBOTS_TIMEOUT_S, RobotsPolicy
@@ -27,7 +27,12 @@ def robots_policy(args: argparse.Namespace) -> RobotsPolicy | None:
     if args.ignore_robots:
         return None
     guard = AddressGuard() if args.block_private else None
-    return RobotsPolicy(guard=guard, notes=note, timeout=min(ROBOTS_TIMEOUT_S, args.timeout))
+    return RobotsPolicy(
+        guard=guard,
+        notes=note,
+        timeout=min(ROBOTS_TIMEOUT_S, args.timeout),
+        controls=request_controls(args),
+    )
 
 
 def sources(args: argparse.Namespace) -> Sources:

@@ -76,7 +76,8 @@ def discover(sources: Sources, options: DiscoverOptions, *, notes: Note) -> list
         delay=options.delay,
         timeout=render_options.budget,
         max_bytes=options.max_bytes,
-        user_agent=options.user_agent,
+        user_agent=render_options.request.user_agent or options.user_agent,
+        controls=render_options.request,
     )
     url_filter = UrlFilter(include=options.include, exclude=options.exclude)
     found: list[str] = []

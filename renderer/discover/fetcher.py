@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 from extractor import InputTooLargeError, UndecodableInputError
 from renderer.fetch.addresses import AddressGuard
+from renderer.fetch.controls import RequestControls
 from renderer.fetch.http import DEFAULT_TIMEOUT_S, USER_AGENT, FetchedPage, fetch_url
 from renderer.fetch.robots import RobotsDisallowedError, RobotsPolicy
 
@@ -34,6 +35,8 @@ class DiscoveryFetcher:
     timeout: float = DEFAULT_TIMEOUT_S
     max_bytes: int = DISCOVERY_MAX_BYTES
     user_agent: str = USER_AGENT
+    controls: RequestControls | None = None
+    """The run's headers, cookies and proxy (``--header``, ``--cookies``, ``--proxy``)."""
     clock: Clock = time.monotonic
     sleep: Sleep = time.sleep
     _last: dict[str, float] = field(default_factory=dict)
@@ -70,6 +73,7 @@ class DiscoveryFetcher:
             content_types=None,
             user_agent=self.user_agent,
             accept=accept,
+            controls=self.controls,
         )
         if page.body.startswith(GZIP_MAGIC):
             body = gunzip(page.body, self.max_bytes, url)

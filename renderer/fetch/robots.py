@@ -24,6 +24,7 @@ from protego import Protego
 
 from extractor import HTTPStatusError, ReadermodeError, RenderError
 from renderer.fetch.addresses import AddressGuard
+from renderer.fetch.controls import RequestControls
 from renderer.fetch.http import USER_AGENT, fetch_url
 
 ROBOTS_TOKEN = "readermode"
@@ -73,8 +74,10 @@ class RobotsPolicy:
         user_agent: str = USER_AGENT,
         timeout: float = ROBOTS_TIMEOUT_S,
         notes: Note | None = None,
+        controls: RequestControls | None = None,
     ) -> None:
         self._guard = guard
+        self._controls = controls
         self._token = token
         self._user_agent = user_agent
         self._timeout = timeout
@@ -120,6 +123,7 @@ class RobotsPolicy:
                 content_types=None,
                 user_agent=self._user_agent,
                 accept="text/plain,*/*;q=0.5",
+                controls=self._controls,
             )
         except HTTPStatusError as exc:
             if exc.status < 500:
