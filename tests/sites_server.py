@@ -99,17 +99,12 @@ def _handler(site: Site) -> type[http.server.BaseHTTPRequestHandler]:
 @contextmanager
 def serve(site: Site) -> Iterator[Site]:
     """``site`` served on 127.0.0.1 (its ``base`` set, no trailing slash) until the block ends."""
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _handler(site))
-    httpd.daemon_threads = True
-    site.base = f"http://127.0.0.1:{httpd.server_address[1]}"
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield site
-    finally:
-        site.release.set()
-        httpd.shutdown()
-        httpd.server_close()
+    with _running(_handler(site)) as base:
+        site.base = base
+        try:
+            yield site
+        finally:
+            site.release.set()  # a hanging /robots.txt lets its thread go before shutdown
 
 
 @dataclass
@@ -184,13 +179,20 @@ def _proxy_handler(proxy: Proxy) -> type[http.server.BaseHTTPRequestHandler]:
 @contextmanager
 def forward_proxy() -> Iterator[Proxy]:
     proxy = Proxy()
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _proxy_handler(proxy))
+    with _running(_proxy_handler(proxy)) as base:
+        proxy.url = base
+        yield proxy
+
+
+@contextmanager
+def _running(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    """A threading server for ``handler`` on a free loopback port; yields its base URL."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     httpd.daemon_threads = True
-    proxy.url = f"http://127.0.0.1:{httpd.server_address[1]}"
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
-        yield proxy
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
     finally:
         httpd.shutdown()
         httpd.server_close()
