@@ -142,6 +142,14 @@ class BatchSummary:
     failed: int
     exit_code: int
 
+    @classmethod
+    def of(cls, total: int, failures: dict[int, int]) -> BatchSummary:
+        """The summary of ``total`` targets, ``failures`` being exit codes by input index."""
+        first_failure = failures[min(failures)] if failures else 0
+        return cls(
+            total=total, ok=total - len(failures), failed=len(failures), exit_code=first_failure
+        )
+
 
 def host_of(target: str) -> str | None:
     """The host a target loads from (host:port), or None for a local file or stdin."""
@@ -394,13 +402,7 @@ async def run_batch(
     await _stop(tasks, capturer)
     for ready in buffer.flush():
         emit(ready)
-    first_failure = failures[min(failures)] if failures else 0
-    return BatchSummary(
-        total=len(unique),
-        ok=len(unique) - len(failures),
-        failed=len(failures),
-        exit_code=first_failure,
-    )
+    return BatchSummary.of(len(unique), failures)
 
 
 async def _robots_refusal(

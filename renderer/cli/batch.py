@@ -27,6 +27,7 @@ from renderer.batch.output import (
     page_file_name,
     resume_jsonl,
 )
+from renderer.batch.ray_runner import run_batch_on_ray
 from renderer.batch.runner import BatchOptions, PageRecord, run_batch
 from renderer.cli.invocation import Invocation
 from renderer.cli.output import render_output
@@ -67,9 +68,19 @@ def run_batch_command(invocation: Invocation) -> int:
 
     options = replace(batch_options(args), robots=robots, robots_ignored=args.ignore_robots)
     try:
-        summary = asyncio.run(
-            interruptible(run_batch(todo, options, emit=write, on_done=progress.update))
-        )
+        if args.ray is not None:
+            summary = run_batch_on_ray(
+                todo,
+                options,
+                address=args.ray or None,
+                actors=args.ray_actors,
+                emit=write,
+                on_done=progress.update,
+            )
+        else:
+            summary = asyncio.run(
+                interruptible(run_batch(todo, options, emit=write, on_done=progress.update))
+            )
     except asyncio.CancelledError:  # our SIGINT handler cancelled the batch
         raise KeyboardInterrupt from None
     finally:

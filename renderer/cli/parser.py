@@ -19,6 +19,7 @@ from extractor import (
     STAGES_BY_NAME,
     Stage,
 )
+from renderer.batch.ray_runner import DEFAULT_ACTORS
 from renderer.batch.runner import DEFAULT_DELAY_S, DEFAULT_JOBS, DEFAULT_PER_HOST
 from renderer.browser.options import (
     DEFAULT_MAX_DOM_BYTES,
@@ -388,6 +389,21 @@ def _add_politeness_options(sites: argparse._ArgumentGroup) -> None:
         metavar="AGE",
         help="with --seen: how long a capture counts, in seconds or with s/m/h/d "
         "(default: forever)",
+    )
+    sites.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="run the batch on a Ray cluster (ray start --head; ADDRESS host:port or auto); "
+        "alone, on a local one started for the run (pip install 'readermode[ray]')",
+    )
+    sites.add_argument(
+        "--ray-actors",
+        type=positive_int,
+        default=DEFAULT_ACTORS,
+        metavar="N",
+        help=f"with --ray: actors, one browser each (default {DEFAULT_ACTORS})",
     )
     sites.add_argument(
         "--shard",

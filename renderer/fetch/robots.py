@@ -18,6 +18,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from protego import Protego
@@ -85,6 +86,18 @@ class RobotsPolicy:
         self._hosts: dict[str, _HostRules] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without its cache and locks (a Ray actor reads robots.txt itself: it owns
+        whole hosts, so each host's rules are still read once per run of its pages)."""
+        state = dict(self.__dict__)
+        for name in ("_hosts", "_locks", "_lock"):
+            state.pop(name)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._hosts, self._locks, self._lock = {}, {}, threading.Lock()
 
     def check(self, url: str) -> RobotsAnswer:
         """Whether ``url`` may be fetched; fetches the host's robots.txt on first use."""
