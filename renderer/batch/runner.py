@@ -36,12 +36,14 @@ from extractor import (
     Failure,
     ReadermodeError,
     SitewideOptions,
+    TraceEntry,
     error_status,
     extract,
     remove_sitewide,
     site_key,
 )
 from renderer.browser.options import RenderOptions
+from renderer.fetch.robots import RobotsDisallowedError, RobotsPolicy
 from renderer.fetch.static import is_url, static_snapshot
 
 if TYPE_CHECKING:
@@ -78,6 +80,12 @@ class BatchOptions:
     bundle_folder: Callable[[str], Path] | None = None
     """When set, each rendered page is captured into a bundle in the folder it names for the
     target (``AsyncRenderer.capture_bundle``); static pages have no bundle (nothing rendered)."""
+    robots: RobotsPolicy | None = None
+    """robots.txt politeness: a URL it disallows is a ``robots-disallowed`` record, never
+    fetched, and a host's ``Crawl-delay`` raises ``delay`` there. None (the Python API's
+    default, and ``--ignore-robots``): not read."""
+    robots_ignored: bool = False
+    """Say in every page's trace that robots.txt was not read (``--ignore-robots``)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -134,6 +142,14 @@ class BatchSummary:
     failed: int
     exit_code: int
 
+    @classmethod
+    def of(cls, total: int, failures: dict[int, int]) -> BatchSummary:
+        """The summary of ``total`` targets, ``failures`` being exit codes by input index."""
+        first_failure = failures[min(failures)] if failures else 0
+        return cls(
+            total=total, ok=total - len(failures), failed=len(failures), exit_code=first_failure
+        )
+
 
 def host_of(target: str) -> str | None:
     """The host a target loads from (host:port), or None for a local file or stdin."""
@@ -165,6 +181,11 @@ class HostScheduler:
         self._host_slots: dict[str, asyncio.Semaphore] = {}
         self._host_pacing: dict[str, asyncio.Lock] = {}
         self._last_start: dict[str, float] = {}
+        self._host_delay: dict[str, float] = {}
+
+    def raise_delay(self, host: str, delay: float) -> None:
+        """Space ``host``'s starts at least ``delay`` apart (its robots.txt Crawl-delay)."""
+        self._host_delay[host] = max(self._host_delay.get(host, self.delay), delay)
 
     @asynccontextmanager
     async def slot(self, host: str | None) -> AsyncIterator[None]:
@@ -179,7 +200,8 @@ class HostScheduler:
             # One start at a time per host; its time is taken once the global slot is held,
             # so starts stay `delay` apart even when every job slot was busy.
             async with pacing:
-                wait = self._last_start.get(host, -math.inf) + self.delay - self._clock()
+                delay = self._host_delay.get(host, self.delay)
+                wait = self._last_start.get(host, -math.inf) + delay - self._clock()
                 if wait > 0:
                     await self._sleep(wait)
                 await self._jobs.acquire()
@@ -233,6 +255,22 @@ class SiteBuffer:
         ]
 
 
+ROBOTS_IGNORED = TraceEntry(
+    kind="post", name="robots", outcome="skipped", reason="robots.txt not read: --ignore-robots"
+)
+
+
+def _failure(index: int, target: str, exc: ReadermodeError) -> PageRecord:
+    return PageRecord(
+        index=index,
+        target=target,
+        error_kind=type(exc).__name__,
+        error=str(exc),
+        exit_code=exc.exit_code,
+        exception=exc,
+    )
+
+
 async def _attempt(capture: Capture, index: int, target: str) -> PageRecord:
     try:
         extraction = await capture(target)
@@ -240,14 +278,7 @@ async def _attempt(capture: Capture, index: int, target: str) -> PageRecord:
         # now, so a page held back for the site-wide pass does not keep its HTML alive.
         extraction.metadata  # noqa: B018
     except ReadermodeError as exc:
-        return PageRecord(
-            index=index,
-            target=target,
-            error_kind=type(exc).__name__,
-            error=str(exc),
-            exit_code=exc.exit_code,
-            exception=exc,
-        )
+        return _failure(index, target, exc)
     except Exception as exc:  # a bug on one page must not cost the batch the others
         return PageRecord(
             index=index,
@@ -305,6 +336,7 @@ class _Capturer:
             max_bytes=options.extract_options.max_bytes,
             max_redirects=options.render_options.max_redirects,
             block_private=options.render_options.block_private,
+            controls=options.render_options.request,
         )
         return extract(snapshot, options=options.extract_options)
 
@@ -339,8 +371,16 @@ async def run_batch(
     failures: dict[int, int] = {}
 
     async def one(index: int, target: str) -> None:
-        async with scheduler.slot(host_of(target)):
-            record = await _attempt(capture_fn, index, target)
+        host = host_of(target)
+        refused = await _robots_refusal(options, scheduler, host, target)
+        if refused is not None:
+            record = _failure(index, target, refused)
+        else:
+            async with scheduler.slot(host):
+                record = await _attempt(capture_fn, index, target)
+        if record.extraction is not None and options.robots_ignored and host is not None:
+            trace = (*record.extraction.trace, ROBOTS_IGNORED)
+            record = replace(record, extraction=record.extraction.revised(trace=trace))
         if not record.ok:
             failures[index] = record.exit_code
         if on_done is not None:
@@ -362,13 +402,24 @@ async def run_batch(
     await _stop(tasks, capturer)
     for ready in buffer.flush():
         emit(ready)
-    first_failure = failures[min(failures)] if failures else 0
-    return BatchSummary(
-        total=len(unique),
-        ok=len(unique) - len(failures),
-        failed=len(failures),
-        exit_code=first_failure,
+    return BatchSummary.of(len(unique), failures)
+
+
+async def _robots_refusal(
+    options: BatchOptions, scheduler: HostScheduler, host: str | None, target: str
+) -> RobotsDisallowedError | None:
+    """The refusal when robots.txt disallows ``target``; else None, its Crawl-delay applied.
+    robots.txt is fetched on a worker thread (blocking I/O, once per host)."""
+    if options.robots is None or host is None:
+        return None
+    answer = await asyncio.get_running_loop().run_in_executor(
+        None, options.robots.check, target
     )
+    if not answer.allowed:
+        return RobotsDisallowedError(answer.reason)
+    if answer.crawl_delay:
+        scheduler.raise_delay(host, answer.crawl_delay)
+    return None
 
 
 async def _stop(tasks: list[asyncio.Task[None]], capturer: _Capturer | None) -> None:

@@ -23,6 +23,7 @@ from renderer.browser.options import RenderOptions
 from renderer.browser.page import render_page
 from renderer.browser.pool import DEFAULT_MAX_PAGES, PagePool
 from renderer.browser.session import PageRequest, script
+from renderer.browser.steps import with_action_trace
 from renderer.fetch.static import is_url, read_target_bytes
 
 T = TypeVar("T")
@@ -83,7 +84,7 @@ class AsyncRenderer:
                 handle = await launch_browser(self.options.browser)
                 self._handle = handle
                 self._pool = PagePool(
-                    lambda: handle.new_context(),  # late-bound: benchmarks watch new contexts
+                    lambda: handle.new_context(self.options),  # late-bound: benchmarks watch it
                     handle.dispose,
                     [script(name) for name in INIT_SCRIPTS],
                     max_pages=self.max_pages,
@@ -134,7 +135,8 @@ class AsyncRenderer:
         options = options or self.options
         extract_options = _for_snapshots(extract_options or ExtractOptions(), options)
         snapshot = await self.render(target, url=url, options=options)
-        return await asyncio.to_thread(extract, snapshot, options=extract_options)
+        extraction = await asyncio.to_thread(extract, snapshot, options=extract_options)
+        return with_action_trace(extraction, snapshot)
 
     @property
     def connected(self) -> bool:
@@ -167,7 +169,9 @@ class AsyncRenderer:
         )
         extract_options = _for_snapshots(extract_options or ExtractOptions(), options)
         snapshot = await self.render(target, url=url, options=options)
-        extraction = await asyncio.to_thread(extract, snapshot, options=extract_options)
+        extraction = with_action_trace(
+            await asyncio.to_thread(extract, snapshot, options=extract_options), snapshot
+        )
         write_bundle(
             folder,
             snapshot,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, is_dataclass
 from datetime import UTC, datetime
 from importlib import metadata as importlib_metadata
 from pathlib import Path
@@ -31,6 +31,7 @@ from extractor import (
 )
 from renderer.browser.options import RenderOptions
 from renderer.browser.readability import readability_package_dir
+from renderer.fetch.controls import RequestControls
 
 BUNDLE_FORMAT = 1
 """Bumped when a bundle's layout changes; ``read_bundle`` refuses formats it does not know."""
@@ -89,6 +90,10 @@ def software_versions(browser_version: str | None) -> dict[str, Any]:
 
 
 def _jsonable(value: Any) -> Any:
+    if isinstance(value, RequestControls):  # header values and cookies can be secrets
+        return value.redacted()
+    if is_dataclass(value) and not isinstance(value, type):  # an --actions step
+        return {f.name: _jsonable(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, frozenset | set):
         return sorted(value)
     if isinstance(value, tuple | list):

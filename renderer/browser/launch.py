@@ -13,6 +13,7 @@ import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from playwright.async_api import (
     Browser,
@@ -24,6 +25,8 @@ from playwright.async_api import (
 from playwright.async_api import Error as PlaywrightError
 
 from extractor import BrowserMissingError
+from renderer.browser.options import RenderOptions
+from renderer.fetch.controls import RequestControls, playwright_cookies
 
 CHROMIUM_ENV = "READERMODE_CHROMIUM"
 SYSTEM_CANDIDATES = (
@@ -105,14 +108,30 @@ class BrowserHandle:
     executable: str | None
     _closing: set[asyncio.Task[None]] = field(default_factory=set)
 
-    async def new_context(self) -> BrowserContext:
-        return await self.browser.new_context(
+    async def new_context(self, options: RenderOptions | None = None) -> BrowserContext:
+        """A fresh context with the request controls and viewport of ``options``."""
+        controls = options.request if options is not None else RequestControls()
+        size = options.viewport if options is not None else None
+        extra: dict[str, Any] = {}
+        if controls.user_agent:
+            extra["user_agent"] = controls.user_agent
+        if controls.locale:
+            extra["locale"] = controls.locale
+        if controls.proxy:
+            extra["proxy"] = {"server": controls.proxy}
+        if headers := controls.header_dict():
+            extra["extra_http_headers"] = headers
+        context = await self.browser.new_context(
             bypass_csp=True,  # our in-page scripts must run on pages with a strict CSP
-            viewport=VIEWPORT,
+            viewport={"width": size[0], "height": size[1]} if size else VIEWPORT,
             service_workers="block",  # a worker could answer from its cache behind our routes
             java_script_enabled=True,
             accept_downloads=False,  # a page cannot write files; a download is just cancelled
+            **extra,
         )
+        if controls.cookies:
+            await context.add_cookies(playwright_cookies(controls.cookies))  # type: ignore[arg-type]
+        return context
 
     async def dispose(self, context: BrowserContext) -> None:
         """Close a capture's context; wait at most ``CLOSE_WAIT_S``, then let it finish in

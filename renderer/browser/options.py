@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from extractor import DEFAULT_MAX_BYTES
+from renderer.browser.steps import Step
+from renderer.fetch.controls import RequestControls
 
 DEFAULT_BUDGET_S = 15.0
 
@@ -102,6 +104,15 @@ class RenderOptions:
     """A CSS selector to wait for once the page loaded, before settling (within the budget;
     a selector that never appears leaves a ``partial:`` warning, an invalid one is an
     ``InputError``). For pages whose content comes after a signal no heuristic sees."""
+    request: RequestControls = field(default_factory=RequestControls)
+    """User-Agent, extra headers, cookies, proxy and locale of every request (the static
+    fetch's too). In the browser they belong to the page's context, which the page pool opens
+    ahead: they are the ``Renderer``'s options', not a single ``render(options=)``'s."""
+    viewport: tuple[int, int] | None = None
+    """Width and height of the page (the renderer's, as ``request``); None: ``VIEWPORT``."""
+    actions: tuple[Step, ...] = ()
+    """Scripted capture: steps run after the page loaded (and ``wait_for``), before settling,
+    each bounded by the budget and recorded in the trace (``steps.py``, ``scripted.py``)."""
     fetch_everything: bool = False
     """Fetch fonts, audio, video and analytics or ad scripts too; by default they are refused
     (fonts are kept for a screenshot or an MHTML archive): ``skipped.py``."""

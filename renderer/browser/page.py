@@ -46,6 +46,7 @@ from renderer.browser.loading import (
 )
 from renderer.browser.options import RenderOptions
 from renderer.browser.pool import PagePool, Tab
+from renderer.browser.scripted import run_steps
 from renderer.browser.session import EXTRAS_GRACE_S, Deadline, PageRequest, PageSession
 from renderer.browser.settle import settle, until_stable
 from renderer.browser.skipped import skip_unneeded_requests
@@ -143,6 +144,8 @@ async def _capture(capture: _Capture, request: PageRequest, options: RenderOptio
     status = await _load(capture, request, options)
     if options.wait_for:
         await _wait_for_selector(session, options.wait_for)
+    if options.actions:
+        await run_steps(session, options.actions)
     await settle(session, options)
     snap, settled_by = await until_stable(session, options)
     if snap is None and capture.defences.failure is None:

@@ -14,6 +14,7 @@ from renderer.cli.compare import run_compare
 from renderer.cli.invocation import Invocation, Mode, check_args
 from renderer.cli.page import run_page
 from renderer.cli.parser import build_parser
+from renderer.cli.sites import run_list_command
 
 DEBUG_ENV = "READERMODE_DEBUG"
 """Set to print the traceback of an internal error (a bug) besides its one line."""
@@ -24,6 +25,7 @@ COMMANDS: dict[Mode, Callable[[Invocation], int]] = {
     Mode.FROM_BUNDLE: run_page,
     Mode.BATCH: run_batch_command,
     Mode.COMPARE: run_compare,
+    Mode.LIST: run_list_command,
 }
 
 

@@ -10,6 +10,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Coroutine
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,10 +27,12 @@ from renderer.batch.output import (
     page_file_name,
     resume_jsonl,
 )
-from renderer.batch.runner import BatchOptions, run_batch
+from renderer.batch.ray_runner import run_batch_on_ray
+from renderer.batch.runner import BatchOptions, PageRecord, run_batch
 from renderer.cli.invocation import Invocation
 from renderer.cli.output import render_output
 from renderer.cli.settings import extract_options, render_options, sitewide_options
+from renderer.cli.sites import discovered_targets, narrow, open_seen, robots_policy
 from renderer.cli.targets import all_targets
 
 T = TypeVar("T")
@@ -51,20 +54,40 @@ def run_batch_command(invocation: Invocation) -> int:
         done = resume_jsonl(
             output / INDEX_NAME if to_folder else output, folder=output if to_folder else None
         )
-    todo = [target for target in dict.fromkeys(all_targets(invocation)) if target not in done]
+    robots = robots_policy(args)
+    targets = all_targets(invocation, discovered_targets(args, robots))
+    seen = open_seen(args)
+    todo = narrow(args, [target for target in dict.fromkeys(targets) if target not in done], seen)
     sink = _open_sink(invocation, output, to_folder)
     progress = BatchProgress(len(todo))
+
+    def write(record: PageRecord) -> None:
+        sink.write(record)
+        if seen is not None and record.extraction is not None:
+            seen.remember(record.target, record.extraction.url)
+
+    options = replace(batch_options(args), robots=robots, robots_ignored=args.ignore_robots)
     try:
-        summary = asyncio.run(
-            interruptible(
-                run_batch(todo, batch_options(args), emit=sink.write, on_done=progress.update)
+        if args.ray is not None:
+            summary = run_batch_on_ray(
+                todo,
+                options,
+                address=args.ray or None,
+                actors=args.ray_actors,
+                emit=write,
+                on_done=progress.update,
             )
-        )
+        else:
+            summary = asyncio.run(
+                interruptible(run_batch(todo, options, emit=write, on_done=progress.update))
+            )
     except asyncio.CancelledError:  # our SIGINT handler cancelled the batch
         raise KeyboardInterrupt from None
     finally:
         progress.close()
         sink.close()
+        if seen is not None:
+            seen.close()
     return summary.exit_code
 
 

@@ -32,6 +32,7 @@ class Mode(Enum):
     FROM_BUNDLE = "from-bundle"  # one bundle folder extracted again (--from-bundle)
     BATCH = "batch"  # several targets or -i LIST
     COMPARE = "compare"  # Reader View QA (--compare, --report)
+    LIST = "list"  # discovery only: print the URLs found (--list-only)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,10 +60,21 @@ def check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Inv
         )
     if args.from_bundle and (len(targets) != 1 or args.input_list or compare):
         parser.error("--from-bundle takes one TARGET, a bundle folder")
+    discovering = bool(args.sitemap or args.feed or args.crawl)
+    if args.list_only and not discovering:
+        parser.error("--list-only prints what --sitemap, --feed or --crawl found: give one")
+    if args.max_age is not None and not args.seen:
+        parser.error("--max-age says how long a --seen capture counts: give --seen DB")
+    if discovering and (compare or args.from_bundle):
+        parser.error("--sitemap, --feed and --crawl feed a batch: not with --compare")
+    if args.list_only:
+        return Invocation(mode=Mode.LIST, targets=targets, format="text", options=args)
     if compare:
         return _compare(parser, args, targets)
-    if len(targets) > 1 or args.input_list is not None:
+    if len(targets) > 1 or args.input_list is not None or discovering:
         return _batch(parser, args, targets)
+    if args.seen or args.shard:
+        parser.error("--seen and --shard go with a batch (several TARGETs, -i FILE or discovery)")
     if args.resume:
         parser.error("--resume goes with a batch (several TARGETs or -i FILE) and -o")
     if not targets:

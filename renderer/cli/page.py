@@ -7,9 +7,10 @@ from pathlib import Path
 
 from extractor import Extraction, PageSnapshot, extract, inert_page_html
 from renderer.browser.bundle import extract_from_bundle
+from renderer.browser.steps import with_action_trace
 from renderer.cli.invocation import Invocation, Mode
 from renderer.cli.output import render_output, write_file, write_result
-from renderer.cli.settings import extract_options, render_options
+from renderer.cli.settings import extract_options, render_options, request_controls
 from renderer.fetch.static import is_url, static_snapshot
 
 
@@ -24,7 +25,7 @@ def run_page(invocation: Invocation) -> int:
         snapshot = _render(invocation) if should_render(invocation) else _fetch(invocation)
         if args.save_html:
             write_file(args.save_html, inert_page_html(snapshot.page_html))
-        extraction = extract(snapshot, options=extract_options(args))
+        extraction = with_action_trace(extract(snapshot, options=extract_options(args)), snapshot)
     text = render_output(extraction, invocation.format, with_metadata=args.with_metadata)
     write_result(text, args.output)
     return 0
@@ -56,6 +57,7 @@ def _fetch(invocation: Invocation) -> PageSnapshot:
         max_bytes=args.max_bytes,
         max_redirects=args.max_redirects,
         block_private=args.block_private,
+        controls=request_controls(args),
     )
 
 

@@ -8,6 +8,7 @@ help text and the behaviour cannot drift apart. Nothing here loads Playwright.
 from __future__ import annotations
 
 import argparse
+import re
 from urllib.parse import urlsplit
 
 from extractor import (
@@ -18,12 +19,15 @@ from extractor import (
     STAGES_BY_NAME,
     Stage,
 )
+from renderer.batch.ray_runner import DEFAULT_ACTORS
 from renderer.batch.runner import DEFAULT_DELAY_S, DEFAULT_JOBS, DEFAULT_PER_HOST
 from renderer.browser.options import (
     DEFAULT_MAX_DOM_BYTES,
     DEFAULT_MAX_ELEMENTS,
     DEFAULT_MAX_REDIRECTS,
 )
+from renderer.discover import DEFAULT_MAX_DEPTH, DEFAULT_MAX_PAGES
+from renderer.fetch.controls import parse_header, proxy_host
 from renderer.fetch.http import DEFAULT_TIMEOUT_S
 
 FORMATS = ("markdown", "text", "html", "json", "jsonl", "xml", "csv")
@@ -47,6 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_content_options(parser)
     _add_qa_options(parser)
     _add_batch_options(parser)
+    _add_discovery_options(parser)
+    _add_request_controls(parser)
     return parser
 
 
@@ -308,6 +314,144 @@ def _add_sitewide_options(batch: argparse._ArgumentGroup) -> None:
     )
 
 
+def _add_discovery_options(parser: argparse.ArgumentParser) -> None:
+    sites = parser.add_argument_group("Whole sites: discovery, politeness, memory")
+    sites.add_argument(
+        "--sitemap",
+        action="append",
+        default=[],
+        type=page_url,
+        metavar="URL",
+        help="capture the pages of a sitemap (index files and .gz followed; a site's root "
+        "URL: its robots.txt Sitemap: lines, else /sitemap.xml); repeatable",
+    )
+    sites.add_argument(
+        "--feed",
+        action="append",
+        default=[],
+        type=page_url,
+        metavar="URL",
+        help="capture the entries of an RSS or Atom feed; repeatable",
+    )
+    sites.add_argument(
+        "--crawl",
+        action="append",
+        default=[],
+        type=page_url,
+        metavar="URL",
+        help="capture the pages found by following a site's internal links from URL "
+        "(rendered, so links made by JavaScript count; static with --no-render); repeatable",
+    )
+    sites.add_argument(
+        "--max-pages",
+        type=positive_int,
+        default=DEFAULT_MAX_PAGES,
+        metavar="N",
+        help=f"URLs discovery collects, and pages a crawl fetches (default {DEFAULT_MAX_PAGES})",
+    )
+    sites.add_argument(
+        "--max-depth",
+        type=non_negative_int,
+        default=DEFAULT_MAX_DEPTH,
+        metavar="D",
+        help=f"links a crawl follows from its start (default {DEFAULT_MAX_DEPTH})",
+    )
+    sites.add_argument(
+        "--include", type=regex, metavar="REGEX", help="keep only discovered URLs matching it"
+    )
+    sites.add_argument(
+        "--exclude", type=regex, metavar="REGEX", help="drop discovered URLs matching it"
+    )
+    sites.add_argument(
+        "--list-only",
+        action="store_true",
+        help="print the discovered URLs, one a line (or to -o FILE), instead of capturing them",
+    )
+    _add_politeness_options(sites)
+
+
+def _add_politeness_options(sites: argparse._ArgumentGroup) -> None:
+    sites.add_argument(
+        "--ignore-robots",
+        action="store_true",
+        help="do not read robots.txt (obeyed by default, Crawl-delay included); each page's "
+        "trace says so",
+    )
+    sites.add_argument(
+        "--seen",
+        metavar="DB",
+        help="SQLite file remembering what was captured: targets captured successfully "
+        "within --max-age are skipped",
+    )
+    sites.add_argument(
+        "--max-age",
+        type=duration,
+        metavar="AGE",
+        help="with --seen: how long a capture counts, in seconds or with s/m/h/d "
+        "(default: forever)",
+    )
+    sites.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="run the batch on a Ray cluster (ray start --head; ADDRESS host:port or auto); "
+        "alone, on a local one started for the run (pip install 'readermode[ray]')",
+    )
+    sites.add_argument(
+        "--ray-actors",
+        type=positive_int,
+        default=DEFAULT_ACTORS,
+        metavar="N",
+        help=f"with --ray: actors, one browser each (default {DEFAULT_ACTORS})",
+    )
+    sites.add_argument(
+        "--shard",
+        type=shard,
+        metavar="K/N",
+        help="capture only part K of N of the targets, split by host (each host's pages in "
+        "one part), for other runners to split a list",
+    )
+
+
+def _add_request_controls(parser: argparse.ArgumentParser) -> None:
+    controls = parser.add_argument_group("Request controls (static fetch and browser)")
+    controls.add_argument("--user-agent", metavar="UA", help="the User-Agent header to send")
+    controls.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        type=header,
+        metavar="'K: V'",
+        help="an extra request header; repeatable",
+    )
+    controls.add_argument(
+        "--cookies",
+        metavar="FILE",
+        help="cookies to send: a Netscape cookies.txt or the JSON Playwright writes",
+    )
+    controls.add_argument(
+        "--proxy", type=proxy_url, metavar="URL", help="send every request through this proxy"
+    )
+    controls.add_argument(
+        "--locale", metavar="LANG", help="the browser's locale and Accept-Language (de-DE)"
+    )
+    controls.add_argument(
+        "--viewport", type=viewport, metavar="WxH", help="the browser's window size (1280x900)"
+    )
+    controls.add_argument(
+        "--wait-for",
+        metavar="SELECTOR",
+        help="when rendering, wait until this CSS selector matches before reading the page",
+    )
+    controls.add_argument(
+        "--actions",
+        metavar="FILE",
+        help="when rendering, run these steps first: a JSON list of click, type, press, "
+        "scroll, wait_for, wait and screenshot steps (see README)",
+    )
+
+
 # Value types: argparse turns ArgumentTypeError (and ValueError) into a usage error, exit 2.
 
 
@@ -368,3 +512,52 @@ def page_url(value: str) -> str:
     if parts.scheme.lower() not in URL_SCHEMES or not host:
         raise argparse.ArgumentTypeError("must be an absolute http:// or https:// URL")
     return value.strip()
+
+
+def regex(value: str) -> re.Pattern[str]:
+    try:
+        return re.compile(value)
+    except re.error as exc:
+        raise argparse.ArgumentTypeError(f"not a regular expression: {exc}") from exc
+
+
+_DURATION_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def duration(value: str) -> float:
+    """Seconds, or a number with s, m, h or d."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*", value.lower())
+    if not match:
+        raise argparse.ArgumentTypeError("must be seconds or a number with s, m, h or d (7d)")
+    return float(match[1]) * _DURATION_UNITS[match[2]]
+
+
+def shard(value: str) -> tuple[int, int]:
+    """K/N with 1 <= K <= N."""
+    match = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", value)
+    if not match or not 1 <= int(match[1]) <= int(match[2]):
+        raise argparse.ArgumentTypeError("must be K/N with 1 <= K <= N (e.g. 2/4)")
+    return int(match[1]), int(match[2])
+
+
+def header(value: str) -> tuple[str, str]:
+    try:
+        return parse_header(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
+def proxy_url(value: str) -> str:
+    try:
+        proxy_host(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+    return value if "://" in value else "http://" + value
+
+
+def viewport(value: str) -> tuple[int, int]:
+    """WxH, each between 100 and 10000 pixels."""
+    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", value)
+    if not match or not all(100 <= int(side) <= 10_000 for side in match.groups()):
+        raise argparse.ArgumentTypeError("must be WIDTHxHEIGHT, 100 to 10000 each (1280x900)")
+    return int(match[1]), int(match[2])

@@ -8,6 +8,8 @@ from dataclasses import replace
 
 from extractor import ALL_RULES, ExtractOptions, SitewideOptions
 from renderer.browser.options import RenderOptions
+from renderer.browser.steps import load_steps
+from renderer.fetch.controls import RequestControls, load_cookies
 
 
 def extract_options(args: argparse.Namespace) -> ExtractOptions:
@@ -39,8 +41,23 @@ def render_options(args: argparse.Namespace, *, reader_view: bool = False) -> Re
         max_redirects=args.max_redirects,
         block_private=args.block_private,
         fetch_everything=args.fetch_all,
+        request=request_controls(args),
+        viewport=args.viewport,
+        wait_for=args.wait_for,
+        actions=load_steps(args.actions) if args.actions else (),
     )
     return replace(options, reader_view=True) if reader_view else options
+
+
+def request_controls(args: argparse.Namespace) -> RequestControls:
+    """User-Agent, headers, cookies, proxy and locale of the command line."""
+    return RequestControls(
+        user_agent=args.user_agent,
+        headers=tuple(args.header),
+        cookies=load_cookies(args.cookies) if args.cookies else (),
+        proxy=args.proxy,
+        locale=args.locale,
+    )
 
 
 def sitewide_options(args: argparse.Namespace) -> SitewideOptions | None:

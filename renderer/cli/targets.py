@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from extractor import EmptyInputError, InputNotFoundError
 from renderer.cli.invocation import Invocation
 
 
-def all_targets(invocation: Invocation) -> list[str]:
-    """Every target, in order; EmptyInputError when a list file holds none and no other was
-    given."""
+def all_targets(invocation: Invocation, discovered: Sequence[str] = ()) -> list[str]:
+    """Every target, in order (the command line's, the list's, then what discovery found);
+    EmptyInputError when there is none."""
     targets = list(invocation.targets)
     list_file = invocation.options.input_list
     if list_file:
         targets += read_target_list(list_file)
+    targets += discovered
     if not targets:
-        raise EmptyInputError(f"{list_file}: the list holds no targets")
+        what = f"{list_file}: the list holds" if list_file else "discovery found"
+        raise EmptyInputError(f"{what} no targets")
     return targets
 
 

@@ -26,6 +26,7 @@ from extractor import (
     NotHTMLError,
 )
 from renderer.fetch.addresses import AddressGuard
+from renderer.fetch.controls import RequestControls, cookie_jar
 
 DEFAULT_TIMEOUT_S = 15.0
 MAX_REDIRECTS = 5
@@ -150,10 +151,17 @@ class _GuardedHTTPSHandler(_GuardedHandlerMixin, urllib.request.HTTPSHandler):
         self.guard = guard
 
 
-def _opener(max_redirects: int, guard: AddressGuard | None) -> urllib.request.OpenerDirector:
+def _opener(
+    max_redirects: int, guard: AddressGuard | None, controls: RequestControls | None
+) -> urllib.request.OpenerDirector:
     handlers: list[urllib.request.BaseHandler] = [_CappedRedirects(max_redirects, guard)]
     if guard is not None:
         handlers += [_GuardedHTTPHandler(guard), _GuardedHTTPSHandler(guard)]
+    if controls is not None and controls.cookies:
+        handlers.append(urllib.request.HTTPCookieProcessor(cookie_jar(controls.cookies)))
+    if controls is not None and controls.proxy:
+        proxy = controls.proxy if "://" in controls.proxy else "http://" + controls.proxy
+        handlers.append(urllib.request.ProxyHandler({"http": proxy, "https": proxy}))
     return urllib.request.build_opener(*handlers)
 
 
@@ -164,8 +172,16 @@ def fetch_url(
     max_bytes: int = 5_000_000,
     max_redirects: int = MAX_REDIRECTS,
     guard: AddressGuard | None = None,
+    content_types: tuple[str, ...] | None = HTML_TYPES,
+    user_agent: str = USER_AGENT,
+    accept: str = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
+    controls: RequestControls | None = None,
 ) -> FetchedPage:
     """GET ``url`` and return its bytes; one time budget covers connect, redirects and body.
+
+    ``content_types`` are the types accepted (NotHTMLError otherwise; None takes any: robots.txt,
+    sitemaps and feeds come as text, XML or gzip). ``controls``: the caller's User-Agent,
+    headers, cookies (sent where their domain matches, hop by hop), proxy and locale.
 
     With a ``guard`` (the private-network guard), ``url`` and every redirect hop must be http(s)
     and resolve only to public addresses, and the connection goes to the address vetted:
@@ -174,16 +190,14 @@ def fetch_url(
     if guard is not None:
         guard.refuse_scheme(url)
     deadline = time.monotonic() + timeout
-    request = urllib.request.Request(
-        url,
-        headers={
-            "User-Agent": USER_AGENT,
-            "Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
-            "Accept-Encoding": "identity",
-        },
-    )
+    sent = {"User-Agent": user_agent, "Accept": accept}
+    if controls is not None:
+        sent["User-Agent"] = controls.user_agent or user_agent
+        sent.update(controls.header_dict())
+    sent["Accept-Encoding"] = "identity"  # our caps count the bytes as they are decoded
+    request = urllib.request.Request(url, headers=sent)
     try:
-        response = _opener(max_redirects, guard).open(request, timeout=timeout)
+        response = _opener(max_redirects, guard, controls).open(request, timeout=timeout)
     except urllib.error.HTTPError as exc:
         if exc.code in (301, 302, 303, 307, 308):
             raise LimitExceededError(
@@ -203,7 +217,9 @@ def fetch_url(
     with response:
         headers: Message = response.headers
         content_type = headers.get_content_type() if headers.get("Content-Type") else None
-        if content_type is not None and content_type not in HTML_TYPES:
+        if content_type is not None and content_types is not None and (
+            content_type not in content_types
+        ):
             raise NotHTMLError(f"{url} is {content_type}, not HTML")
         declared_length = headers.get("Content-Length")
         if declared_length and declared_length.isdigit() and int(declared_length) > max_bytes:

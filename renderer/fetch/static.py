@@ -15,6 +15,7 @@ from extractor import (
     snapshot_from_bytes,
 )
 from renderer.fetch.addresses import AddressGuard
+from renderer.fetch.controls import RequestControls
 from renderer.fetch.http import DEFAULT_TIMEOUT_S, MAX_REDIRECTS, fetch_url
 
 STDIN_TARGET = "-"
@@ -66,6 +67,7 @@ def static_snapshot(
     max_redirects: int = MAX_REDIRECTS,
     block_private: bool = True,
     guard: AddressGuard | None = None,
+    controls: RequestControls | None = None,
 ) -> PageSnapshot:
     """A snapshot of ``target`` without running any of its scripts.
 
@@ -77,7 +79,8 @@ def static_snapshot(
     configured one. With a guard, a URL and its redirects must lead to public
     addresses, and a ``file:`` URL is refused: a service that forwards its users' URLs must not
     read its own disk. A plain path and ``-`` stay allowed: they are not URLs but the caller's
-    own input (the CLI's files), so a service must hand over URLs only.
+    own input (the CLI's files), so a service must hand over URLs only. ``controls``: the
+    User-Agent, headers, cookies, proxy and locale of the request.
     """
     if guard is None and block_private:
         guard = AddressGuard()
@@ -90,6 +93,7 @@ def static_snapshot(
             max_bytes=max_bytes,
             max_redirects=max_redirects,
             guard=guard,
+            controls=controls,
         )
         return snapshot_from_bytes(
             page.body,
