@@ -11,11 +11,9 @@ like any stage's. The trace counts what was kept and dropped by how the two read
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from dataclasses import dataclass
 
-import lxml.html
 import numpy as np
 import numpy.typing as npt
 from lxml.html import HtmlElement
@@ -23,6 +21,7 @@ from lxml.html import HtmlElement
 from ._blockfeatures import FEATURES, Reading, block_matrix
 from ._blockmodel import block_model
 from ._cascade import Candidate, Skip, StageInput
+from ._merge import Block, detached, list_tag, paragraph_of, to_element
 from ._pagetype import PageType
 from ._segment import PageBlock, segment
 
@@ -103,38 +102,16 @@ def _tally(
 
 
 def _assemble(kept: list[PageBlock]) -> HtmlElement:
-    """The kept blocks in order under one ``<div>``: list items inside a list again, cells and
-    labels as paragraphs, a container's loose text as a paragraph of its inline content."""
-    root = lxml.html.Element("div")
-    open_list: HtmlElement | None = None
-    for block in kept:
-        element = _copy(block)
-        if element.tag == "li":
-            if open_list is None:
-                open_list = lxml.html.Element("ul")
-                root.append(open_list)
-            open_list.append(element)
-            continue
-        open_list = None
-        root.append(element)
-    return root
+    """The kept blocks in order under one ``<div>``: list items inside a list of their kind
+    again (``_merge.to_element``), cells and labels as paragraphs, a run of loose content as a
+    paragraph of its inline content."""
+    return to_element([_as_block(block) for block in kept])
 
 
-def _copy(block: PageBlock) -> HtmlElement:
+def _as_block(block: PageBlock) -> Block:
     if block.run is not None:
-        paragraph = lxml.html.Element("p")
-        for part in block.run:
-            if not isinstance(part, str):
-                inline = copy.deepcopy(part)
-                inline.tail = None
-                paragraph.append(inline)
-            elif len(paragraph):
-                paragraph[-1].tail = (paragraph[-1].tail or "") + part
-            else:
-                paragraph.text = (paragraph.text or "") + part
-        return paragraph
-    duplicate = copy.deepcopy(block.element)
-    duplicate.tail = None
-    if duplicate.tag in AS_PARAGRAPH:
-        duplicate.tag = "p"
-    return duplicate
+        return Block(paragraph_of(block.run), "")
+    element = detached(block.element)
+    if element.tag in AS_PARAGRAPH:
+        element.tag = "p"
+    return Block(element, "", list_tag(block.element) if element.tag == "li" else None)

@@ -12,7 +12,7 @@ kind.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -74,9 +74,9 @@ def _walk(root: HtmlElement) -> Iterator[Block]:
         if tag in LISTS:
             stack.extend(reversed([child for child in item if child.tag == "li"]))
         elif tag == "li":
-            yield Block(_detached(item), _key(item.text_content()), _list_tag(item))
+            yield Block(detached(item), _key(item.text_content()), list_tag(item))
         elif tag in LEAF_BLOCKS or item is not root and tag not in CONTAINERS:
-            yield Block(_detached(item), _key(item.text_content()))
+            yield Block(detached(item), _key(item.text_content()))
         else:
             stack.extend(reversed(_parts(item)))
 
@@ -92,16 +92,21 @@ class _Run:
         return any(not isinstance(part, str) or _key(part) for part in self.parts)
 
     def paragraph(self) -> HtmlElement:
-        paragraph = lxml.html.Element("p")
-        for part in self.parts:
-            if isinstance(part, str):
-                if len(paragraph):
-                    paragraph[-1].tail = (paragraph[-1].tail or "") + part
-                else:
-                    paragraph.text = (paragraph.text or "") + part
+        return paragraph_of(self.parts)
+
+
+def paragraph_of(parts: Iterable[HtmlElement | str]) -> HtmlElement:
+    """A ``<p>`` of loose text and copies of inline elements (without their tails), in order."""
+    paragraph = lxml.html.Element("p")
+    for part in parts:
+        if isinstance(part, str):
+            if len(paragraph):
+                paragraph[-1].tail = (paragraph[-1].tail or "") + part
             else:
-                paragraph.append(_detached(part))
-        return paragraph
+                paragraph.text = (paragraph.text or "") + part
+        else:
+            paragraph.append(detached(part))
+    return paragraph
 
 
 def _is_block(element: HtmlElement) -> bool:
@@ -133,12 +138,12 @@ def _parts(container: HtmlElement) -> list[HtmlElement | _Run]:
     return parts
 
 
-def _list_tag(item: HtmlElement) -> str:
+def list_tag(item: HtmlElement) -> str:
     parent = item.getparent()
     return "ol" if parent is not None and parent.tag == "ol" else "ul"
 
 
-def _detached(element: HtmlElement) -> HtmlElement:
+def detached(element: HtmlElement) -> HtmlElement:
     """A copy of ``element`` without its tail (the tail is the next part's text)."""
     duplicate = copy.deepcopy(element)
     duplicate.tail = None

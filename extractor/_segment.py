@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from lxml.html import HtmlElement
 
 from ._records import find_run
+from ._token_score import token_list
 
 LEAF_TAGS = frozenset(
     {"p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table", "li", "dt", "dd"}
@@ -61,8 +62,8 @@ class PageBlock:
 
 
 def tokens_of(text: str) -> tuple[str, ...]:
-    """The lower-cased ``\\w+`` tokens of a text."""
-    return tuple(_TOKEN.findall(text.lower()))
+    """The lower-cased ``\\w+`` tokens of a text: the benchmark's metric's (``_token_score``)."""
+    return tuple(token_list(text))
 
 
 def segment(body: HtmlElement) -> list[PageBlock]:

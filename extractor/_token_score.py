@@ -27,9 +27,14 @@ class TokenScore:
     f1: float
 
 
+def token_list(text: str) -> list[str]:
+    """The lower-cased ``\\w+`` tokens of ``text``, in order."""
+    return _TOKEN.findall((text or "").lower())
+
+
 def tokens(text: str) -> Counter[str]:
     """The lower-cased ``\\w+`` tokens of ``text`` as a multiset."""
-    return Counter(_TOKEN.findall((text or "").lower()))
+    return Counter(token_list(text))
 
 
 def token_score(predicted: str, reference: str) -> TokenScore:

@@ -234,3 +234,17 @@ def test_a_list_longer_than_any_in_training_keeps_its_last_items() -> None:
     extraction = extract(html, url="https://example.org/courses/")
     assert extraction.stage == VOTE_STAGE
     assert "Course 2999: rivers" in extraction.text and "Course 1500: rivers" in extraction.text
+
+
+def test_kept_items_of_an_ordered_list_stay_in_an_ordered_list(monkeypatch) -> None:
+    model = from_dict(one_split_model("vote_ours"))
+    monkeypatch.setattr(blockvote, "block_model", lambda: model)
+    html = (
+        "<html><body><h2>Steps</h2><ol><li>Preheat the oven</li><li>Knead the dough</li></ol>"
+        "<ul><li>Share on social</li></ul></body></html>"
+    )
+    ours = "Steps. Preheat the oven. Knead the dough."
+    outcome, content, _ = attempt(BlockVoteStage(ours, "", LISTING), stage_input(html))
+    assert isinstance(outcome, Candidate) and content is not None
+    assert "<ol>" in content.html and "<ul>" not in content.html
+    assert "Knead the dough" in content.text and "Share" not in content.text
