@@ -45,7 +45,7 @@ IMAGE_WAIT_S = 2.0
 STABILITY_INTERVAL_S = 0.5
 """Between two extraction checks; two consecutive agreeing checks end the wait."""
 
-IDLE_QUIET_MS = 150
+IDLE_QUIET_MS = 50
 """The quiet windows above, and the interval between two checks, shrink to this when the page
 shows it has nothing left to do: loaded, no timer, interval, animation frame, idle callback or
 running animation scheduled, no request in flight (``observe.js``). A few frames: long enough

@@ -59,6 +59,7 @@ class PagePool:
         self._slots = asyncio.Semaphore(max_pages)
         self._spares = spares
         self._ready: list[asyncio.Task[Tab]] = []
+        self._closing: set[asyncio.Future[None]] = set()
         self._closed = False
         self.opened = 0
         """Contexts opened so far (spares included)."""
@@ -69,7 +70,7 @@ class PagePool:
 
     @asynccontextmanager
     async def tab(self) -> AsyncIterator[Tab]:
-        """A fresh tab for one capture, closed (in the background if slow) when it ends."""
+        """A fresh tab for one capture, closed in the background when it ends."""
         self.waiting += 1
         try:
             await self._slots.acquire()
@@ -83,10 +84,18 @@ class PagePool:
         try:
             yield tab
         finally:
-            try:
-                await self._dispose(tab.context)
-            finally:
-                self._slots.release()
+            # The capture has its result: closing its context (tens of milliseconds) need not
+            # delay it. The slot stays taken until the context is closed, so no more than
+            # ``max_pages`` contexts are ever open.
+            closing = asyncio.ensure_future(self._close_and_release(tab))
+            self._closing.add(closing)
+            closing.add_done_callback(self._closing.discard)
+
+    async def _close_and_release(self, tab: Tab) -> None:
+        try:
+            await self._dispose(tab.context)
+        finally:
+            self._slots.release()
 
     async def _take(self) -> Tab:
         if self._closed:
@@ -122,8 +131,11 @@ class PagePool:
         return Tab(context, page)
 
     async def close(self) -> None:
-        """Close the spares; captures in flight close their own tabs."""
+        """Close the spares and wait for used tabs being closed; captures in flight close
+        their own tabs."""
         self._closed = True
+        if self._closing:  # each is bounded by ``dispose``'s own wait
+            await asyncio.wait(set(self._closing))
         ready, self._ready = self._ready, []
         for task in ready:
             task.cancel()

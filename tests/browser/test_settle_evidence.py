@@ -102,6 +102,71 @@ def test_a_same_origin_frame_with_work_keeps_the_page_busy(loaded: Page) -> None
     assert _quiet(loaded)["idle"] is True
 
 
+# A message posted to the page's own MessageChannel keeps it busy until the message is a
+# while old (the page waits for a timer it controls to fire past that while).
+MESSAGED = """async (settleSource) => {
+  const settle = eval(settleSource);
+  const idle = () => settle({action: "quiet"}).idle;
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {};
+  channel.port2.postMessage("yield");
+  const whilePosted = idle();
+  await new Promise((done) => setTimeout(done, 200));
+  return [whilePosted, idle()];
+}"""
+
+POSTED_TASK = """async (settleSource) => {
+  const settle = eval(settleSource);
+  const idle = () => settle({action: "quiet"}).idle;
+  const control = new AbortController();
+  const task = scheduler.postTask(() => {}, {delay: 60000, signal: control.signal});
+  const whilePending = idle();
+  control.abort();
+  await task.catch(() => {});
+  await new Promise((done) => setTimeout(done, 0));
+  return [whilePending, idle()];
+}"""
+
+
+def test_a_scheduler_yielding_through_messages_is_not_idle(loaded: Page) -> None:
+    loaded.goto(ORIGIN + "/", wait_until="load")
+    settle = (JS / "settle.js").read_text()
+    assert loaded.evaluate(MESSAGED, settle) == [False, True]
+
+
+def test_a_posted_task_is_not_idle_until_it_is_done(loaded: Page) -> None:
+    loaded.goto(ORIGIN + "/", wait_until="load")
+    settle = (JS / "settle.js").read_text()
+    assert loaded.evaluate(POSTED_TASK, settle) == [False, True]
+
+
+# React's scheduler renders in slices between MessageChannel messages and touches the DOM only
+# when it commits: until then the page shows nothing new, though it is far from done.
+MESSAGE_RENDERER = PAGES["/"].replace(ARTICLE, '<main id="app"><p>Loading</p></main>') + """
+<script>
+const channel = new MessageChannel();
+let slices = 0;
+channel.port1.onmessage = () => {
+  slices++;
+  const until = performance.now() + 4;
+  while (performance.now() < until) {}  // a slice of rendering work
+  if (slices < 120) { channel.port2.postMessage(null); return; }
+  document.getElementById("app").innerHTML = "<h1>Committed</h1>" +
+    "<p>The scheduler committed the article about the lighthouse keeper.</p>".repeat(12);
+};
+channel.port2.postMessage(null);
+</script>"""
+
+
+def test_capture_waits_for_a_scheduler_yielding_through_messages(
+    renderer: Renderer, tmp_path: Path
+) -> None:
+    app = tmp_path / "app.html"
+    app.write_text(MESSAGE_RENDERER, encoding="utf-8")
+    snapshot = renderer.render(str(app))
+    assert "lighthouse keeper" in snapshot.html
+
+
 def test_capture_of_a_still_page_ends_its_waits_on_the_evidence(
     renderer: Renderer, tmp_path: Path
 ) -> None:

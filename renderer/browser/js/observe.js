@@ -90,6 +90,34 @@
   track("setInterval", "clearInterval", "intervals");
   track("requestAnimationFrame", "cancelAnimationFrame", "frames");
   track("requestIdleCallback", "cancelIdleCallback", "idle");
+  // Schedulers that post messages to themselves instead of using timers (React's scheduler
+  // yields through a MessageChannel every few milliseconds while it renders, without touching
+  // the DOM until it commits) and ``scheduler.postTask``: a message posted within the last
+  // MESSAGE_BUSY_MS, or a task not yet run, counts as work still scheduled.
+  const MESSAGE_BUSY_MS = 50;
+  let lastPosted = -1e9;
+  const notePost = (proto) => {
+    const native = proto && proto.postMessage;
+    if (typeof native !== "function") return;
+    proto.postMessage = function () {
+      lastPosted = performance.now();
+      return native.apply(this, arguments);
+    };
+  };
+  if (typeof MessagePort === "function") notePost(MessagePort.prototype);
+  notePost(window);
+  let postedTasks = 0;
+  if (window.scheduler && typeof window.scheduler.postTask === "function") {
+    const nativePostTask = window.scheduler.postTask;
+    window.scheduler.postTask = function () {
+      const task = nativePostTask.apply(this, arguments);
+      postedTasks++;
+      const done = () => postedTasks--;
+      Promise.resolve(task).then(done, done);
+      return task;
+    };
+  }
+  const messaging = () => (performance.now() - lastPosted < MESSAGE_BUSY_MS ? 1 : 0) + postedTasks;
   state.sinceMutation = () => (state.lastMutation ? performance.now() - state.lastMutation : 1e9);
   state.scheduled = () => {
     let running = 0;
@@ -100,18 +128,29 @@
     } catch (e) {
       running = 1; // cannot tell: assume something still moves
     }
-    return work.timeouts.size + work.intervals.size + work.frames.size + work.idle.size + running;
+    return (
+      work.timeouts.size + work.intervals.size + work.frames.size + work.idle.size + running + messaging()
+    );
   };
 
   // The last contentvisibilityautostatechange of each content-visibility:auto element: pages
   // that fill such a section only once it is rendered are read once every section says so.
+  // ``autoSkipping``: how many such elements skip their contents now (an element removed while
+  // skipped still counts: that only costs the renderer a wait it could have spared).
   const autoSkipped = new WeakMap();
+  let skipping = 0;
   document.addEventListener(
     "contentvisibilityautostatechange",
-    (event) => autoSkipped.set(event.target, event.skipped),
+    (event) => {
+      const was = autoSkipped.get(event.target) === true;
+      if (event.skipped && !was) skipping++;
+      if (!event.skipped && was) skipping--;
+      autoSkipped.set(event.target, event.skipped);
+    },
     true
   );
   state.autoSkipped = (el) => autoSkipped.get(el);
+  state.autoSkipping = () => skipping;
 
   // Scroll, wheel and touch listeners the page adds: with none of them, no IntersectionObserver
   // target and nothing scheduled, scrolling cannot change the page, and the renderer skips it.

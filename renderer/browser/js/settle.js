@@ -123,6 +123,13 @@
     if (state.forgetOwnChanges) state.forgetOwnChanges();
     const selection = window.getSelection && window.getSelection();
     const auto = document.body ? autoVisibility() : { asks: false, targets: [] };
+    // A style sheet that cannot be read (cross-origin, or refused offline) makes nearly every
+    // page "ask": the events tell whether any section skips its contents now. One frame first,
+    // for the events of sections rendered since the last one.
+    if (selection && auto.asks && state.autoSkipping) {
+      await frame(100);
+      if (!state.autoSkipping()) auto.asks = false;
+    }
     if (selection && auto.asks) {
       try {
         selection.selectAllChildren(document.body);
