@@ -142,7 +142,9 @@ def test_a_posted_task_is_not_idle_until_it_is_done(loaded: Page) -> None:
 
 # React's scheduler renders in slices between MessageChannel messages and touches the DOM only
 # when it commits: until then the page shows nothing new, though it is far from done.
-MESSAGE_RENDERER = PAGES["/"].replace(ARTICLE, '<main id="app"><p>Loading</p></main>') + """
+MESSAGE_RENDERER = (
+    PAGES["/"].replace(ARTICLE, '<main id="app"><p>Loading</p></main>')
+    + """
 <script>
 const channel = new MessageChannel();
 let slices = 0;
@@ -156,6 +158,7 @@ channel.port1.onmessage = () => {
 };
 channel.port2.postMessage(null);
 </script>"""
+)
 
 
 def test_capture_waits_for_a_scheduler_yielding_through_messages(
