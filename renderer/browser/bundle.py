@@ -194,9 +194,7 @@ def read_bundle(directory: Path) -> tuple[PageSnapshot, ExtractOptions]:
     return snapshot, extract_options_from_dict(manifest.get("extract_options") or {})
 
 
-def extract_from_bundle(
-    directory: Path, *, options: ExtractOptions | None = None
-) -> Extraction:
+def extract_from_bundle(directory: Path, *, options: ExtractOptions | None = None) -> Extraction:
     """Re-extract a bundle offline: by default with the options it was captured with."""
     snapshot, bundled_options = read_bundle(directory)
     return extract(snapshot, options=options or bundled_options)

@@ -4,8 +4,10 @@ failures become the error tree's kinds (HTTP status, not HTML, too many redirect
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from email.message import Message
 from urllib.parse import urldefrag
@@ -76,6 +78,8 @@ DOCUMENT_FETCH_SHARE = 1 / 3
 body, which a page that trickles (its article at once, then comments a second apart with no
 Content-Length) never completes: past this share Chromium loads the document itself, showing
 what arrived, and the rest of the budget is left for reading it."""
+READY_POLL_S = 0.25
+"""How often the wait for DOMContentLoaded asks the document its ``readyState``."""
 DOM_LOADED_SHARE = 1 / 2
 """Of the settle time left once the server answered, waiting for DOMContentLoaded may take
 this share: a document that never completes (a trickling body, a parser stopped by a script
@@ -158,6 +162,33 @@ async def _refuse_too_large(
     await route.abort("blockedbyclient")
 
 
+async def _dom_loaded(session: PageSession, allowed: float) -> None:
+    """Wait, at most ``allowed`` seconds, for DOMContentLoaded, or for the document to say it
+    is past loading: a page that starts a navigation of its own which is then refused (an
+    anti-adblock redirect, offline) never gets the lifecycle event, though it is complete.
+    Whether it came at all is read at the end (``PageSession.stalled``)."""
+    event = asyncio.ensure_future(
+        session.page.wait_for_load_state("domcontentloaded", timeout=max(1.0, allowed) * 1000)
+    )
+    end = time.monotonic() + allowed
+    try:
+        while not event.done() and time.monotonic() < end:
+            await asyncio.wait({event}, timeout=READY_POLL_S)
+            if event.done():
+                break
+            with suppress(TimeoutError, PlaywrightError):  # a busy or navigating page: ask again
+                state = await asyncio.wait_for(
+                    session.page.evaluate("document.readyState"), timeout=READY_POLL_S
+                )
+                if state in ("interactive", "complete"):
+                    session.dom_loaded = True
+                    return
+        with suppress(PlaywrightTimeoutError):
+            await event
+    finally:
+        event.cancel()
+
+
 async def navigate(session: PageSession, url: str, options: RenderOptions) -> int | None:
     """Load ``url``; the defences' failures (too large, too many redirects, a crash) end the
     wait at once."""
@@ -179,13 +210,8 @@ async def navigate(session: PageSession, url: str, options: RenderOptions) -> in
         ) from exc
     except PlaywrightError as exc:
         raise navigation_error(url, exc, options) from exc
-    allowed = DOM_LOADED_SHARE * session.deadline.settle_remaining()
     try:
-        await race(
-            session.page.wait_for_load_state("domcontentloaded", timeout=max(1.0, allowed) * 1000)
-        )
-    except PlaywrightTimeoutError:
-        pass  # whether it came at all is read at the end (``PageSession.stalled``)
+        await race(_dom_loaded(session, DOM_LOADED_SHARE * session.deadline.settle_remaining()))
     except PlaywrightError as exc:
         raise navigation_error(url, exc, options) from exc
     session.mark("navigate", started)

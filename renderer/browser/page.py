@@ -157,6 +157,10 @@ async def _capture(capture: _Capture, request: PageRequest, options: RenderOptio
     session.warnings.extend(snapshot_warnings(snap, options, request.url))
     if session.stalled:
         session.warnings.append("partial: the page did not finish loading (no DOMContentLoaded)")
+    elif session.navigation_refused:
+        session.warnings.append(
+            "partial: the page began a navigation of its own, refused, which stopped its parsing"
+        )
     if settled_by == "budget":
         session.warnings.append(
             f"partial: the page was still changing when the {options.budget:g} s budget ran out"
@@ -174,7 +178,8 @@ async def _capture(capture: _Capture, request: PageRequest, options: RenderOptio
         warnings=tuple(session.warnings),
         settled_by=settled_by,
         reader_view=reader_view,
-        source_html=capture.served.text if session.stalled else None,
+        # what the parser may not have reached: the extractor reads it too, keeps the larger
+        source_html=capture.served.text if session.stalled or session.navigation_refused else None,
     )
 
 

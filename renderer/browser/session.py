@@ -100,6 +100,16 @@ class NetworkActivity:
         return 0.0 if self.inflight else time.monotonic() - self.last_change
 
 
+def awaited_timers(state: dict[str, Any]) -> int:
+    """The pending timers (``quiet``) worth waiting for: all of them while the page has no
+    article yet, only the short ones once it has (a long one is a third party's fallback far
+    more often than the page's text arriving)."""
+    timers = int(state.get("timers") or 0)
+    if state.get("hasArticle"):
+        timers -= int(state.get("longTimers") or 0)
+    return timers
+
+
 class PageSession:
     """One capture's page, clock, defences and notes (timings, warnings)."""
 
@@ -113,10 +123,36 @@ class PageSession:
         self.warnings: list[str] = []
         self.started = time.monotonic()
         self.dom_loaded = False
+        self._dom_loaded_event = False  # the lifecycle event itself, not the readyState probe
+        self.navigation_refused = False
         page.on("domcontentloaded", self._dom_loaded)
+        self._first_navigation: Request | None = None
+        page.on("request", self._request_started)
+        page.on("requestfailed", self._request_failed)
 
     def _dom_loaded(self, _page: Page) -> None:
-        self.dom_loaded = True
+        self.dom_loaded = self._dom_loaded_event = True
+
+    def _main_navigation(self, request: Request) -> bool:
+        try:
+            return request.is_navigation_request() and request.frame == self.page.main_frame
+        except PlaywrightError:
+            return False  # a request with no frame (a service worker's)
+
+    def _request_started(self, request: Request) -> None:
+        if self._first_navigation is None and self._main_navigation(request):
+            self._first_navigation = request
+
+    def _request_failed(self, request: Request) -> None:
+        """A navigation of the main frame, after the one that brought the page, failed (offline,
+        or refused by the defences) before DOMContentLoaded: Chromium stopped parsing the page
+        where it began (one started later, a download on ``load``, cut nothing short)."""
+        if (
+            not self._dom_loaded_event
+            and request is not self._first_navigation
+            and self._main_navigation(request)
+        ):
+            self.navigation_refused = True
 
     @property
     def stalled(self) -> bool:
@@ -173,7 +209,7 @@ class PageSession:
             state = await self.settle_action("quiet")
             if self._idle(state) or (
                 state.get("sinceMutation", 0) >= DOM_QUIET_MS
-                and not state.get("timers")
+                and not awaited_timers(state)
                 and self.network.quiet_for() * 1000 >= NETWORK_QUIET_MS / 2
             ):
                 return True

@@ -93,19 +93,25 @@ async def _scroll_through(session: PageSession, options: RenderOptions) -> bool:
     scale = 1
     mutations: int | None = None  # unknown before the first step: it counts as a reaction
     # the page's own short timers, before any scroll step could schedule more
-    standing_timers = int((await session.settle_action("quiet")).get("timers") or 0)
+    before = await session.settle_action("quiet")
+    standing_timers = int(before.get("timers") or 0)
+    # one-shot work the page keeps scheduled anyway (a loop of animation frames): a step that
+    # leaves more than this scheduled started something
+    standing_work = int(before.get("oneShot") or 0)
     waited = False  # at this bottom, for a part the scroll started loading
     while steps < options.max_scroll_steps and time.monotonic() < end:
         network_before = session.network.last_change
         result = await session.settle_action("step", scale=scale)
         steps += 1
         standing_timers = min(standing_timers, int(result.get("timers") or 0))
+        scheduled_by_step = int(result.get("oneShot") or 0) > standing_work
+        standing_work = min(standing_work, int(result.get("oneShot") or 0))
         heights.append(int(result.get("height") or 0))
         if result.get("moved"):
             waited = False
             reacted = (
                 result.get("mutations") != mutations
-                or not result.get("idle")
+                or scheduled_by_step  # an interval or a running animation is not a reaction
                 or session.network.inflight
                 or session.network.last_change != network_before
             )

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Route
 
-from renderer import Renderer
+from renderer import Renderer, RenderOptions
 
 pytestmark = pytest.mark.browser
 
@@ -24,6 +24,11 @@ PAGES = {
     "/framed": f'<!doctype html><title>Framed</title><body>{ARTICLE}<iframe src="/child"></iframe>',
     "/child": "<!doctype html><body><p>inner</p><script>window.tick = setInterval(() => {}, 1000);"
     "</script>",
+    "/long-read": "<!doctype html><title>Long read</title><body><article>"
+    + "<p>The ferry left the harbour at dawn, as it had every morning since the pier was rebuilt,"
+    " and the harbour master wrote its name, its load and the height of the tide in his book.</p>"
+    * 6
+    + "</article>",
     "/spinner": "<!doctype html><style>@keyframes spin{to{transform:rotate(1turn)}}"
     "#s{animation:spin 1s linear infinite;width:9px;height:9px}</style><body><div id=s></div>",
 }
@@ -170,6 +175,82 @@ def test_capture_waits_for_a_scheduler_yielding_through_messages(
     assert "lighthouse keeper" in snapshot.html
 
 
+# A poller re-arms its timer from its own callback; the page waits until it has run twice.
+POLLER = """async (settleSource) => {
+  const settle = eval(settleSource);
+  let runs = 0, second;
+  const ranTwice = new Promise((done) => (second = done));
+  const poll = () => { if (++runs === 2) second(); setTimeout(poll, 700); };
+  setTimeout(poll, 700);
+  const first = settle({action: "quiet"}).timers;
+  await ranTwice;
+  return [first, settle({action: "quiet"}).timers];
+}"""
+
+
+def test_a_poller_is_not_a_pending_timer_once_it_re_arms(loaded: Page) -> None:
+    loaded.goto(ORIGIN + "/", wait_until="load")
+    settle = (JS / "settle.js").read_text()
+    assert loaded.evaluate(POLLER, settle) == [1, 0]
+
+
+LONG_TIMER = "() => { setTimeout(() => {}, 3000); setTimeout(() => {}, 800); }"
+
+
+@pytest.mark.parametrize(("path", "has_article"), [("/long-read", True), ("/", False)])
+def test_long_timers_are_counted_with_whether_the_page_has_an_article(
+    loaded: Page, path: str, has_article: bool
+) -> None:
+    loaded.goto(ORIGIN + path, wait_until="load")
+    loaded.evaluate(LONG_TIMER)
+    state = _quiet(loaded)
+    assert (state["timers"], state["longTimers"], state["hasArticle"]) == (2, 1, has_article)
+
+
+# The article arrives by a 2.5 s timer: the page shows only a placeholder until then, so the
+# long timer is waited for.
+SKELETON = """<!doctype html><title>Skeleton</title><body><main id="app"><p>Loading</p></main>
+<script>
+setTimeout(() => {
+  document.getElementById("app").innerHTML = "<h1>Late</h1>" +
+    "<p>The late article tells how the lock keeper counted the barges at night.</p>".repeat(10);
+}, 2500);
+</script>"""
+
+
+def test_a_long_timer_is_waited_for_while_the_page_has_no_article(
+    renderer: Renderer, tmp_path: Path
+) -> None:
+    page = tmp_path / "skeleton.html"
+    page.write_text(SKELETON, encoding="utf-8")
+    assert "counted the barges" in renderer.render(str(page)).html
+
+
+# The page starts a navigation of its own while it is parsed (an anti-adblock redirect); offline
+# it is refused, and Chromium stops parsing where it began: the served document holds the rest.
+# The complete document never gets a DOMContentLoaded lifecycle event either.
+SELF_NAVIGATING = (
+    "<!doctype html><title>Redirecting</title><body><h1>Harbour</h1>"
+    '<script>location.replace("/g00/" + location.pathname);</script>'
+    + ARTICLE
+    + "<p>The ferry came back at noon.</p></body>"
+)
+
+
+def test_a_page_whose_own_navigation_is_refused_is_read_whole(
+    renderer: Renderer, tmp_path: Path
+) -> None:
+    page = tmp_path / "redirecting.html"
+    page.write_text(SELF_NAVIGATING, encoding="utf-8")
+    # offline: what the page asks for beyond its own document is refused, as for a saved page
+    options = RenderOptions(block_private=False, budget=60.0, offline=True)
+    url = "https://news.readermode.test/story"
+    extraction = renderer.capture(str(page), url=url, options=options)
+    assert "The ferry came back at noon." in extraction.text
+    assert not any("DOMContentLoaded" in warning for warning in extraction.warnings)
+    assert any("navigation of its own" in warning for warning in extraction.warnings)
+
+
 def test_capture_of_a_still_page_ends_its_waits_on_the_evidence(
     renderer: Renderer, tmp_path: Path
 ) -> None:
@@ -220,10 +301,17 @@ addEventListener("scroll", () => {
 SCROLL_DEPTH = "<script>addEventListener('scroll', () => { window.depth = scrollY; });</script>"
 
 
-def test_a_long_still_page_is_scrolled_in_growing_steps(renderer: Renderer, tmp_path: Path) -> None:
+# An interval that runs all along (a carousel, a heartbeat) is no reaction to a scroll step.
+HEARTBEAT = "<script>setInterval(() => { window.beats = (window.beats || 0) + 1; }, 100);</script>"
+
+
+@pytest.mark.parametrize("extra", ["", HEARTBEAT], ids=["still", "with-interval"])
+def test_a_long_still_page_is_scrolled_in_growing_steps(
+    renderer: Renderer, tmp_path: Path, extra: str
+) -> None:
     page = tmp_path / "long.html"
     page.write_text(
-        f"<!doctype html><title>Long</title><body><article>{LONG}</article>{SCROLL_DEPTH}"
+        f"<!doctype html><title>Long</title><body><article>{LONG}</article>{SCROLL_DEPTH}{extra}"
     )
     snapshot = renderer.render(str(page))
     # 600 paragraphs are dozens of screens: steps of 0.8 screen would need more than 30

@@ -1,5 +1,6 @@
 """The capture's phases without a browser: the hard stop covers everything that may run past
-the budget, and what ``snapshot.js`` reports about a failed walk reaches the warnings."""
+the budget, what ``snapshot.js`` reports about a failed walk reaches the warnings, and which
+pending timers a settling page is waited for."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from renderer import RenderOptions
 from renderer.browser import extras
 from renderer.browser.guard import VERIFY_TIMEOUT_S
 from renderer.browser.page import HARD_STOP_GRACE_S
-from renderer.browser.session import Deadline
+from renderer.browser.session import Deadline, awaited_timers
 from renderer.browser.snapshot import snapshot_warnings
 
 
@@ -116,3 +117,18 @@ def test_a_clean_snapshot_has_no_warning_and_caps_still_apply() -> None:
 def test_a_page_exception_message_is_clipped_to_one_line() -> None:
     (warning,) = snapshot_warnings(_snap(failed="a\nb " + "c" * 500), RenderOptions(), "u")
     assert "\n" not in warning and len(warning) < 300
+
+
+@pytest.mark.parametrize(
+    ("state", "awaited"),
+    [
+        ({"timers": 3, "longTimers": 2, "hasArticle": False}, 3),  # a skeleton: wait for all
+        ({"timers": 3, "longTimers": 2, "hasArticle": True}, 1),  # an article: the short one
+        ({"timers": 1, "longTimers": 0, "hasArticle": None}, 1),
+        ({}, 0),
+    ],
+)
+def test_long_timers_are_waited_for_only_while_the_page_has_no_article(
+    state: dict[str, object], awaited: int
+) -> None:
+    assert awaited_timers(state) == awaited

@@ -30,29 +30,43 @@
   state.forgetOwnChanges = () => observer.takeRecords().length;
 
   // Short timers the page has pending (skeletons replaced "in 1.5 s", text inserted after a
-  // timeout): the renderer waits for them, bounded, before judging the page settled.
+  // timeout): the renderer waits for them, bounded, before judging the page settled. Not
+  // counted as pending: a timer re-armed from a timer's callback for the second time or more
+  // (a poller, "check again in 750 ms", never ends: waiting for it only runs the clock out).
+  // ``longTimers``: pending ones set for more than LONG_TIMER_MS (font-loader and third-party
+  // fallbacks), which the renderer waits for only while the page has no article yet.
   // ``work`` counts everything else the page has scheduled (timeouts of any length up to 5 s,
   // intervals, animation frames, idle callbacks): when nothing is scheduled, nothing is in
   // flight and the DOM has not changed for a few frames, the page has nothing left to do, and
   // the renderer need not sit out its fixed quiet windows (settle.js's ``quiet``).
-  const pending = new Map();
+  const MAX_CHAIN = 2;
+  const LONG_TIMER_MS = 1500;
+  const pending = new Map(); // id -> [due, long]
   const work = { timeouts: new Set(), intervals: new Set(), frames: new Set(), idle: new Set() };
   const nativeSetTimeout = window.setTimeout;
   const nativeClearTimeout = window.clearTimeout;
+  let chain = 0; // while a timer's callback runs: how many timers led to it
   window.setTimeout = function (callback, delay, ...rest) {
     const ms = Number(delay) || 0;
     if (typeof callback !== "function" || ms > 5000) {
       return nativeSetTimeout.call(window, callback, delay, ...rest);
     }
     let id;
+    const depth = chain;
     const wrapped = function () {
       pending.delete(id);
       work.timeouts.delete(id);
-      return callback.apply(this, arguments);
+      const outer = chain;
+      chain = depth + 1;
+      try {
+        return callback.apply(this, arguments);
+      } finally {
+        chain = outer;
+      }
     };
     id = nativeSetTimeout.call(window, wrapped, delay, ...rest);
     work.timeouts.add(id);
-    if (ms >= 50) pending.set(id, performance.now() + ms);
+    if (ms >= 50 && depth < MAX_CHAIN) pending.set(id, [performance.now() + ms, ms > LONG_TIMER_MS]);
     return id;
   };
   window.clearTimeout = function (id) {
@@ -60,10 +74,19 @@
     work.timeouts.delete(id);
     return nativeClearTimeout.call(window, id);
   };
-  state.pendingTimers = () => {
+  const prune = () => {
     const now = performance.now();
-    for (const [id, due] of pending) if (due < now - 1000) pending.delete(id);
+    for (const [id, [due]] of pending) if (due < now - 1000) pending.delete(id);
+  };
+  state.pendingTimers = () => {
+    prune();
     return pending.size;
+  };
+  state.longTimers = () => {
+    prune();
+    let long = 0;
+    for (const [, [, isLong]] of pending) if (isLong) long++;
+    return long;
   };
   // One scheduler and its canceller, wrapped so ``work[kind]`` holds what is still to run.
   const track = (schedule, cancel, kind) => {
@@ -118,6 +141,9 @@
     };
   }
   const messaging = () => (performance.now() - lastPosted < MESSAGE_BUSY_MS ? 1 : 0) + postedTasks;
+  // What a scroll step may have scheduled: one-shot work, not the intervals and animations a
+  // page runs all along.
+  state.oneShot = () => work.timeouts.size + work.frames.size + work.idle.size + messaging();
   state.sinceMutation = () => (state.lastMutation ? performance.now() - state.lastMutation : 1e9);
   state.scheduled = () => {
     let running = 0;

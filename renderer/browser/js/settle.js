@@ -23,11 +23,25 @@
     return found;
   };
 
+  // Firefox's test for a page worth a Reader View (isProbablyReaderable, without its
+  // visibility check): paragraphs of more than 140 characters, sqrt(length - 140) summed past 20.
+  const hasArticle = () => {
+    let score = 0, seen = 0;
+    for (const node of document.querySelectorAll("p, pre, article")) {
+      if (++seen > 3000) break;
+      const length = node.textContent.trim().length;
+      if (length < 140) continue;
+      score += Math.sqrt(length - 140);
+      if (score > 20) return true;
+    }
+    return false;
+  };
+
   // ``idle``: nothing scheduled anywhere and every document loaded, evidence that the page has
   // nothing left to do once its network is quiet too (the renderer judges that part).
   const quiet = () => {
     const all = states();
-    let mutations = 0, since = 1e9, timers = 0, scheduled = 0, watchers = 0;
+    let mutations = 0, since = 1e9, timers = 0, longTimers = 0, scheduled = 0, oneShot = 0, watchers = 0;
     for (const s of all) {
       // (a document our init script never reached counts as watching)
       watchers += (s.scrollListeners === undefined ? 1 : s.scrollListeners) + (s.observed ? s.observed.size : 0);
@@ -35,13 +49,19 @@
       // each frame's own clock: performance.now() has a different origin in every document
       if (s.sinceMutation) since = Math.min(since, s.sinceMutation());
       timers += s.pendingTimers ? s.pendingTimers() : 0;
+      longTimers += s.longTimers ? s.longTimers() : 0;
       scheduled += s.scheduled ? s.scheduled() : 1;
+      oneShot += s.oneShot ? s.oneShot() : 1;
     }
     return {
       mutations,
       sinceMutation: since,
       readyState: document.readyState,
       timers,
+      longTimers,
+      oneShot,
+      // asked only when it matters: long timers are waited for only on a page with no article
+      hasArticle: longTimers > 0 ? hasArticle() : null,
       idle: scheduled === 0 && document.readyState === "complete",
       // listeners and observed targets that a scroll could wake, and scroll handler properties
       scrollWatchers:
