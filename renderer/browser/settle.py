@@ -158,15 +158,16 @@ async def _scroll_through(session: PageSession, options: RenderOptions) -> bool:
 
 async def _scroll_cannot_matter(session: PageSession) -> bool:
     """No scroll, wheel or touch listener, no IntersectionObserver target, no scroll handler
-    and nothing scheduled (a loader that polls the scroll position runs timers or frames), in
-    this document or its same-origin frames, and the network quiet: scrolling cannot load or
-    change anything (lazy images and content-visibility were made eager before)."""
+    and nothing at all scheduled (a loader that polls the scroll position runs timers or
+    frames), in this document or its same-origin frames, and the network quiet: scrolling
+    cannot load or change anything (lazy images and content-visibility were made eager
+    before)."""
     state = await session.settle_action("quiet")
-    # ``idle`` and nothing in flight, not ``is_idle``: how recently the DOM or the network last
+    # ``still`` and nothing in flight, not ``is_idle``: how recently the DOM or the network last
     # changed does not matter here, only whether anything could react to a scroll
     return (
         state.get("scrollWatchers") == 0
-        and bool(state.get("idle"))
+        and bool(state.get("still"))
         and not session.network.inflight
     )
 

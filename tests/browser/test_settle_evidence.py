@@ -22,7 +22,7 @@ ARTICLE = "<article><h1>Harbour</h1>" + "<p>The ferry left the harbour at dawn.<
 PAGES = {
     "/": f"<!doctype html><title>Still</title><body>{ARTICLE}</body>",
     "/framed": f'<!doctype html><title>Framed</title><body>{ARTICLE}<iframe src="/child"></iframe>',
-    "/child": "<!doctype html><body><p>inner</p><script>window.tick = setInterval(() => {}, 1000);"
+    "/child": "<!doctype html><body><p>inner</p><script>window.tick = setTimeout(() => {}, 1000);"
     "</script>",
     "/long-read": "<!doctype html><title>Long read</title><body><article>"
     + "<p>The ferry left the harbour at dawn, as it had every morning since the pier was rebuilt,"
@@ -73,16 +73,48 @@ def test_a_loaded_still_page_is_idle(loaded: Page) -> None:
     [
         ("setTimeout(() => {}, 4000)", "clearTimeout(id)"),
         ("setTimeout(() => {}, 5)", "clearTimeout(id)"),  # short hops of a chain count too
-        ("setInterval(() => {}, 1000)", "clearInterval(id)"),
         ("requestAnimationFrame(() => {})", "cancelAnimationFrame(id)"),
         ("requestIdleCallback(() => {})", "cancelIdleCallback(id)"),
     ],
-    ids=["timeout", "short-timeout", "interval", "animation-frame", "idle-callback"],
+    ids=["timeout", "short-timeout", "animation-frame", "idle-callback"],
 )
 def test_scheduled_work_is_not_idle(loaded: Page, schedule: str, cancel: str) -> None:
     loaded.goto(ORIGIN + "/", wait_until="load")
     settle = (JS / "settle.js").read_text()
     assert loaded.evaluate(SCHEDULED, [settle, schedule, cancel]) == [False, True]
+
+
+# An interval is work once it has changed content (a clock, a ticker, a renderer in chunks),
+# not while it only ticks (a heartbeat, a poller that found nothing yet). The page resolves a
+# promise from the interval's first run.
+INTERVAL = """async ([settleSource, body]) => {
+  const settle = eval(settleSource);
+  const idle = () => settle({action: "quiet"}).idle;
+  let ran;
+  const first = new Promise((done) => (ran = done));
+  const id = setInterval(() => { eval(body); ran(); }, 100);
+  await first;
+  const afterFirstRun = idle();
+  clearInterval(id);
+  return [afterFirstRun, idle()];
+}"""
+
+
+@pytest.mark.parametrize(
+    ("body", "idle_while_it_runs"),
+    [
+        ("document.querySelector('p').textContent = 'tick ' + Date.now()", False),
+        ("document.body.classList.toggle('slide')", True),  # attributes only: a carousel
+        ("window.beats = (window.beats || 0) + 1", True),
+    ],
+    ids=["changes-text", "toggles-a-class", "heartbeat"],
+)
+def test_an_interval_is_work_once_it_changed_content(
+    loaded: Page, body: str, idle_while_it_runs: bool
+) -> None:
+    loaded.goto(ORIGIN + "/", wait_until="load")
+    settle = (JS / "settle.js").read_text()
+    assert loaded.evaluate(INTERVAL, [settle, body]) == [idle_while_it_runs, True]
 
 
 def test_work_that_ran_is_no_longer_counted(loaded: Page) -> None:
@@ -103,7 +135,7 @@ def test_a_running_animation_is_not_idle(loaded: Page) -> None:
 def test_a_same_origin_frame_with_work_keeps_the_page_busy(loaded: Page) -> None:
     loaded.goto(ORIGIN + "/framed", wait_until="load")
     assert _quiet(loaded)["idle"] is False
-    loaded.frames[1].evaluate("clearInterval(window.tick)")
+    loaded.frames[1].evaluate("clearTimeout(window.tick)")
     assert _quiet(loaded)["idle"] is True
 
 
@@ -264,11 +296,13 @@ def test_capture_of_a_still_page_ends_its_waits_on_the_evidence(
 
 def test_capture_of_a_busy_page_keeps_the_fixed_windows(renderer: Renderer, tmp_path: Path) -> None:
     busy = tmp_path / "busy.html"
-    busy.write_text(PAGES["/"] + "<script>setInterval(() => {}, 200);</script>", encoding="utf-8")
+    # an animation loop in script: work scheduled all along
+    loop = "<script>(function frame() { requestAnimationFrame(frame); })();</script>"
+    busy.write_text(PAGES["/"] + loop, encoding="utf-8")
     snapshot = renderer.render(str(busy))
     assert snapshot.settled_by == "stable"
     assert "idle_waits" not in snapshot.timings
-    assert "stream_waits" not in snapshot.timings  # an interval never ends: not waited for
+    assert "stream_waits" not in snapshot.timings  # a loop never ends: not waited for
     assert "The ferry left the harbour" in snapshot.html
 
 

@@ -9,10 +9,15 @@
   const state = { mutations: 0, lastMutation: 0, observed: new Set(), appends: new Map(), step: 0 };
   Object.defineProperty(window, "__readermode", { value: state, enumerable: false });
 
-  const observer = new MutationObserver((records) => {
+  // Counts records as they come; returns how many changed content (nodes added or removed,
+  // text changed), as opposed to attributes (a carousel's classes, an animation's styles).
+  const record = (records) => {
+    if (!records.length) return 0;
     state.mutations += records.length;
     state.lastMutation = performance.now();
+    let content = 0;
     for (const record of records) {
+      if (record.type !== "attributes") content++;
       if (record.type !== "childList" || !state.step) continue;
       let added = 0;
       for (const node of record.addedNodes) if (node.nodeType === 1) added++;
@@ -22,83 +27,133 @@
       entry.lastStep = state.step;
       state.appends.set(record.target, entry);
     }
-  });
+    return content;
+  };
+  const observer = new MutationObserver(record);
   observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
   // The renderer's own changes (lazy images made eager, the content-visibility override) are
   // not the page changing: settle.js drops their records, synchronously after making them
   // (the page's earlier records were delivered at the end of their own task).
   state.forgetOwnChanges = () => observer.takeRecords().length;
 
-  // Short timers the page has pending (skeletons replaced "in 1.5 s", text inserted after a
-  // timeout): the renderer waits for them, bounded, before judging the page settled. Not
-  // counted as pending: a timer re-armed from a timer's callback for the second time or more
-  // (a poller, "check again in 750 ms", never ends: waiting for it only runs the clock out).
-  // ``longTimers``: pending ones set for more than LONG_TIMER_MS (font-loader and third-party
-  // fallbacks), which the renderer waits for only while the page has no article yet.
-  // ``work`` counts everything else the page has scheduled (timeouts of any length up to 5 s,
-  // intervals, animation frames, idle callbacks): when nothing is scheduled, nothing is in
-  // flight and the DOM has not changed for a few frames, the page has nothing left to do, and
-  // the renderer need not sit out its fixed quiet windows (settle.js's ``quiet``).
+  // Runs one of the page's scheduled callbacks and calls ``changed`` if it changed content
+  // (its records are taken at once and counted as the observer would have).
+  const run = (callback, self, args, changed) => {
+    try {
+      return callback.apply(self, args);
+    } finally {
+      try {
+        if (record(observer.takeRecords()) > 0) changed();
+      } catch (e) {
+        /* never break the page */
+      }
+    }
+  };
+
+  // Timeouts of up to 5 s the page has set (id -> {due, ms, depth, chain}). Pending, waited for
+  // by the renderer (bounded) before it judges the page settled: those of 50 ms or more
+  // (skeletons replaced "in 1.5 s", text inserted after a timeout), except a timer re-armed
+  // from a timer's callback for the second time or more (``depth``: a poller, "check again in
+  // 750 ms", never ends). ``longTimers``: pending ones set for more than LONG_TIMER_MS
+  // (font-loader and third-party fallbacks), which the renderer waits for only while the page
+  // has no article yet. A chain of timers that never changed content is no work left to do;
+  // one that did (a renderer in chunks) is.
   const MAX_CHAIN = 2;
   const LONG_TIMER_MS = 1500;
-  const pending = new Map(); // id -> [due, long]
-  const work = { timeouts: new Set(), intervals: new Set(), frames: new Set(), idle: new Set() };
+  const timeouts = new Map();
   const nativeSetTimeout = window.setTimeout;
   const nativeClearTimeout = window.clearTimeout;
-  let chain = 0; // while a timer's callback runs: how many timers led to it
+  let current = null; // the timer whose callback runs now
   window.setTimeout = function (callback, delay, ...rest) {
     const ms = Number(delay) || 0;
     if (typeof callback !== "function" || ms > 5000) {
       return nativeSetTimeout.call(window, callback, delay, ...rest);
     }
+    const parent = current;
+    const timer = {
+      due: performance.now() + ms,
+      ms,
+      depth: parent ? parent.depth + 1 : 0,
+      chain: parent ? parent.chain : { changedContent: false },
+    };
     let id;
-    const depth = chain;
     const wrapped = function () {
-      pending.delete(id);
-      work.timeouts.delete(id);
-      const outer = chain;
-      chain = depth + 1;
+      timeouts.delete(id);
+      const outer = current;
+      current = timer;
       try {
-        return callback.apply(this, arguments);
+        return run(callback, this, arguments, () => (timer.chain.changedContent = true));
       } finally {
-        chain = outer;
+        current = outer;
       }
     };
     id = nativeSetTimeout.call(window, wrapped, delay, ...rest);
-    work.timeouts.add(id);
-    if (ms >= 50 && depth < MAX_CHAIN) pending.set(id, [performance.now() + ms, ms > LONG_TIMER_MS]);
+    timeouts.set(id, timer);
     return id;
   };
   window.clearTimeout = function (id) {
-    pending.delete(id);
-    work.timeouts.delete(id);
+    timeouts.delete(id);
     return nativeClearTimeout.call(window, id);
   };
-  const prune = () => {
+  // (a timer more than a second overdue will not run: a throttled or frozen frame)
+  const pendingOnes = () => {
     const now = performance.now();
-    for (const [id, [due]] of pending) if (due < now - 1000) pending.delete(id);
+    const found = [];
+    for (const timer of timeouts.values()) {
+      if (timer.ms >= 50 && timer.depth < MAX_CHAIN && timer.due >= now - 1000) found.push(timer);
+    }
+    return found;
   };
-  state.pendingTimers = () => {
-    prune();
-    return pending.size;
+  state.pendingTimers = () => pendingOnes().length;
+  state.longTimers = () => pendingOnes().filter((timer) => timer.ms > LONG_TIMER_MS).length;
+  const timeoutWork = (skipLong) => {
+    let count = 0;
+    for (const timer of timeouts.values()) {
+      if (skipLong && timer.ms > LONG_TIMER_MS) continue;
+      if (timer.depth >= MAX_CHAIN && !timer.chain.changedContent) continue;
+      count++;
+    }
+    return count;
   };
-  state.longTimers = () => {
-    prune();
-    let long = 0;
-    for (const [, [, isLong]] of pending) if (isLong) long++;
-    return long;
+
+  // Intervals: only one that has changed content counts as work (a clock, a ticker, a renderer
+  // in chunks); a heartbeat, a carousel's class toggle or a poller that found nothing yet does
+  // not hold the page.
+  const intervals = new Map(); // id -> {changedContent}
+  const nativeSetInterval = window.setInterval;
+  const nativeClearInterval = window.clearInterval;
+  window.setInterval = function (callback, ...rest) {
+    if (typeof callback !== "function") return nativeSetInterval.call(window, callback, ...rest);
+    const interval = { changedContent: false };
+    const wrapped = function () {
+      return run(callback, this, arguments, () => (interval.changedContent = true));
+    };
+    const id = nativeSetInterval.call(window, wrapped, ...rest);
+    intervals.set(id, interval);
+    return id;
   };
+  window.clearInterval = function (id) {
+    intervals.delete(id);
+    return nativeClearInterval.call(window, id);
+  };
+  const intervalWork = () => {
+    let count = 0;
+    for (const interval of intervals.values()) if (interval.changedContent) count++;
+    return count;
+  };
+
+  // ``work`` holds the animation frames and idle callbacks still to run.
+  const work = { frames: new Set(), idle: new Set() };
   // One scheduler and its canceller, wrapped so ``work[kind]`` holds what is still to run.
   const track = (schedule, cancel, kind) => {
     const nativeSchedule = window[schedule];
     const nativeCancel = window[cancel];
     if (typeof nativeSchedule !== "function" || typeof nativeCancel !== "function") return;
-    const once = kind !== "intervals";
     window[schedule] = function (callback, ...rest) {
       if (typeof callback !== "function") return nativeSchedule.call(window, callback, ...rest);
       let id;
       const wrapped = function () {
-        if (once) work[kind].delete(id);
+        work[kind].delete(id);
         return callback.apply(this, arguments);
       };
       id = nativeSchedule.call(window, wrapped, ...rest);
@@ -110,7 +165,6 @@
       return nativeCancel.call(window, id);
     };
   };
-  track("setInterval", "clearInterval", "intervals");
   track("requestAnimationFrame", "cancelAnimationFrame", "frames");
   track("requestIdleCallback", "cancelIdleCallback", "idle");
   // Schedulers that post messages to themselves instead of using timers (React's scheduler
@@ -143,9 +197,9 @@
   const messaging = () => (performance.now() - lastPosted < MESSAGE_BUSY_MS ? 1 : 0) + postedTasks;
   // What a scroll step may have scheduled: one-shot work, not the intervals and animations a
   // page runs all along.
-  state.oneShot = () => work.timeouts.size + work.frames.size + work.idle.size + messaging();
+  state.oneShot = () => timeouts.size + work.frames.size + work.idle.size + messaging();
   state.sinceMutation = () => (state.lastMutation ? performance.now() - state.lastMutation : 1e9);
-  state.scheduled = () => {
+  const runningAnimations = () => {
     let running = 0;
     try {
       if (typeof document.getAnimations === "function") {
@@ -154,10 +208,15 @@
     } catch (e) {
       running = 1; // cannot tell: assume something still moves
     }
-    return (
-      work.timeouts.size + work.intervals.size + work.frames.size + work.idle.size + running + messaging()
-    );
+    return running;
   };
+  const frameWork = () => work.frames.size + work.idle.size + runningAnimations() + messaging();
+  // The work that keeps the page from being done. ``skipLong``: the page has its article, long
+  // timers do not count (see ``timeouts``).
+  state.scheduled = (skipLong) => timeoutWork(Boolean(skipLong)) + intervalWork() + frameWork();
+  // Everything scheduled, pollers and heartbeats too: a poller may be watching the scroll
+  // position, so only a page with nothing at all scheduled is left unscrolled.
+  state.anything = () => timeouts.size + intervals.size + frameWork();
 
   // The last contentvisibilityautostatechange of each content-visibility:auto element: pages
   // that fill such a section only once it is rendered are read once every section says so.

@@ -41,7 +41,8 @@
   // nothing left to do once its network is quiet too (the renderer judges that part).
   const quiet = () => {
     const all = states();
-    let mutations = 0, since = 1e9, timers = 0, longTimers = 0, scheduled = 0, oneShot = 0, watchers = 0;
+    let mutations = 0, since = 1e9, timers = 0, longTimers = 0, scheduled = 0, oneShot = 0, anything = 0;
+    let watchers = 0;
     for (const s of all) {
       // (a document our init script never reached counts as watching)
       watchers += (s.scrollListeners === undefined ? 1 : s.scrollListeners) + (s.observed ? s.observed.size : 0);
@@ -50,9 +51,12 @@
       if (s.sinceMutation) since = Math.min(since, s.sinceMutation());
       timers += s.pendingTimers ? s.pendingTimers() : 0;
       longTimers += s.longTimers ? s.longTimers() : 0;
-      scheduled += s.scheduled ? s.scheduled() : 1;
       oneShot += s.oneShot ? s.oneShot() : 1;
+      anything += s.anything ? s.anything() : 1;
     }
+    // asked only when it matters: long timers hold only a page with no article yet
+    const article = longTimers > 0 ? hasArticle() : null;
+    for (const s of all) scheduled += s.scheduled ? s.scheduled(article) : 1;
     return {
       mutations,
       sinceMutation: since,
@@ -60,9 +64,10 @@
       timers,
       longTimers,
       oneShot,
-      // asked only when it matters: long timers are waited for only on a page with no article
-      hasArticle: longTimers > 0 ? hasArticle() : null,
+      hasArticle: article,
       idle: scheduled === 0 && document.readyState === "complete",
+      // not even a poller or a heartbeat scheduled: nothing could be watching the scroll
+      still: anything === 0 && document.readyState === "complete",
       // listeners and observed targets that a scroll could wake, and scroll handler properties
       scrollWatchers:
         watchers + (window.onscroll || document.onscroll || (document.body && document.body.onscroll) ? 1 : 0),
