@@ -196,9 +196,13 @@ class PageSession:
             quiet_ms = self.network.quiet_for() * 1000
             if quiet_ms >= NETWORK_QUIET_MS:
                 return True
-            if quiet_ms >= IDLE_QUIET_MS and self._idle(await self.settle_action("quiet")):
+            if quiet_ms < IDLE_QUIET_MS:  # not a moment before the idle window could end
+                await asyncio.sleep(max(0.005, (IDLE_QUIET_MS - quiet_ms) / 1000))
+                continue
+            state = await self.settle_action("quiet")
+            if self._idle(state):
                 return True
-            await asyncio.sleep(POLL_S)
+            await asyncio.sleep(self._until_idle(state))
         return False
 
     async def wait_dom_quiet(self, cap: float) -> bool:
@@ -213,8 +217,16 @@ class PageSession:
                 and self.network.quiet_for() * 1000 >= NETWORK_QUIET_MS / 2
             ):
                 return True
-            await asyncio.sleep(POLL_S * 2)
+            await asyncio.sleep(min(POLL_S * 2, self._until_idle(state)))
         return False
+
+    def _until_idle(self, state: dict[str, Any]) -> float:
+        """For a page with nothing scheduled (``quiet``), how long until its DOM and network
+        have been quiet for ``IDLE_QUIET_MS``; ``POLL_S`` for any other page."""
+        if not state.get("idle"):
+            return POLL_S
+        since_ms = min(float(state.get("sinceMutation") or 0), self.network.quiet_for() * 1000)
+        return max(0.005, min(POLL_S, (IDLE_QUIET_MS - since_ms) / 1000))
 
     async def pause(self, seconds: float) -> None:
         """Give the page ``seconds`` to change, or only ``IDLE_QUIET_MS`` if it is idle by then:
