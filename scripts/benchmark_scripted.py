@@ -247,6 +247,16 @@ def serve(files: dict[str, tuple[bytes, str]]) -> Iterator[str]:
         server.server_close()
 
 
+def page_path(page_id: str) -> str:
+    """Each page's folder on the server: its id alone, a segment that says nothing of the
+    page's kind (a URL segment such as /p/ reads as a product page)."""
+    return f"/{page_id}/"
+
+
+def page_url(base: str, page_id: str) -> str:
+    return f"{base}{page_path(page_id)}index.html"
+
+
 def _text(source: bytes | extractor.PageSnapshot, url: str | None = None) -> str:
     try:
         return extractor.extract(source, url=url).text
@@ -276,15 +286,15 @@ async def render_all(
             else:
                 await route.fallback()
 
-        async def watched_context() -> Any:
-            context = await new_context()
+        async def watched_context(options: RenderOptions | None = None) -> Any:
+            context = await new_context(options)
             await context.route("**/*", elsewhere)
             return context
 
         handle.new_context = watched_context  # type: ignore[method-assign]
-        await renderer.capture(f"{base}/p/{pages[0].id}/index.html", options=OPTIONS)  # warm-up
+        await renderer.capture(page_url(base, pages[0].id), options=OPTIONS)  # warm-up
         for number, page in enumerate(pages, 1):
-            url = f"{base}/p/{page.id}/index.html"
+            url = page_url(base, page.id)
             started = time.perf_counter()
             try:
                 snapshot = await renderer.render(url, options=OPTIONS)
@@ -349,7 +359,7 @@ def main() -> None:
     pages = load(args.corpus, args.limit)
     rewritten = {page.id: rewrite(page, index) for index, page in enumerate(pages)}
     files = {
-        f"/p/{page_id}/{path}": served
+        f"{page_path(page_id)}{path}": served
         for page_id, page in rewritten.items()
         for path, served in page.files.items()
     }
