@@ -32,6 +32,8 @@ from playwright.async_api import Error as PlaywrightError
 
 from extractor import InputTooLargeError, LimitExceededError, NavigationError, ReadermodeError
 from renderer.browser.options import RenderOptions
+from renderer.browser.pool import PageNetwork
+from renderer.browser.routes import RouteChain
 
 T = TypeVar("T")
 
@@ -75,13 +77,15 @@ class PageDefences:
         self.main_document_bytes: int | None = None
         """Decoded bytes of the last main document that finished loading (None: not yet)."""
 
-    async def install(self) -> None:
+    def install(self, routes: RouteChain, network: PageNetwork) -> None:
+        """Listen to the page, route its requests through ``routes`` and count its document
+        bytes on ``network``."""
         self.page.on("dialog", self._dismiss)
         self.page.on("crash", self._crashed)
         self.page.on("request", self._count_redirects)
         self.context.on("page", self._close_popup)
-        await self.context.route("**/*", self._route)
-        await self._watch_bytes()
+        routes.add(self._route)
+        self._watch_bytes(network)
 
     # ---- failures ------------------------------------------------------------------------------
 
@@ -209,16 +213,14 @@ class PageDefences:
 
     # ---- the main document's size --------------------------------------------------------------
 
-    async def _watch_bytes(self) -> None:
+    def _watch_bytes(self, network: PageNetwork) -> None:
         """Count the main frame's document bytes as Chromium receives them (CDP Network)."""
-        session = await self.context.new_cdp_session(self.page)
-        tree = await session.send("Page.getFrameTree")
-        self._main_frame_id = tree["frameTree"]["frame"]["id"]
+        session = network.session
+        self._main_frame_id = network.main_frame_id
         session.on("Network.requestWillBeSent", self._document_started)
         session.on("Network.responseReceived", self._document_answered)
         session.on("Network.dataReceived", self._document_data)
         session.on("Network.loadingFinished", self._document_finished)
-        await session.send("Network.enable")
 
     def _document_started(self, event: dict[str, Any]) -> None:
         if event.get("type") == "Document" and event.get("frameId") == self._main_frame_id:

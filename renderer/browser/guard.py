@@ -25,6 +25,7 @@ from playwright.async_api import BrowserContext, Request, Response, Route, WebSo
 from playwright.async_api import Error as PlaywrightError
 
 from extractor import BlockedAddressError, FetchError, ReadermodeError
+from renderer.browser.routes import RouteChain
 from renderer.fetch.addresses import (
     ALLOW_HINT,
     FETCH_SCHEMES,
@@ -65,9 +66,13 @@ class BrowserGuard:
     _verdicts: dict[str, asyncio.Task[list[str]]] = field(default_factory=dict)
     _pending: set[asyncio.Task[None]] = field(default_factory=set)
 
-    async def install(self, context: BrowserContext) -> None:
-        """Refuse forbidden requests of ``context`` and watch what routes cannot see."""
-        await context.route("**/*", self._handle_route)
+    async def install(self, context: BrowserContext, routes: RouteChain | None = None) -> None:
+        """Refuse forbidden requests of ``context`` (in ``routes`` when given) and watch what
+        routes cannot see."""
+        if routes is not None:
+            routes.add(self._handle_route)
+        else:
+            await context.route("**/*", self._handle_route)
         if hasattr(context, "route_web_socket"):  # Playwright >= 1.48
             await context.route_web_socket(lambda _url: True, self._handle_web_socket)
         context.on("request", self._on_request)
@@ -188,9 +193,11 @@ def _is_main_navigation(request: Request) -> bool:
         return False
 
 
-async def install_guard(context: BrowserContext, guard: AddressGuard | None = None) -> BrowserGuard:
+async def install_guard(
+    context: BrowserContext, guard: AddressGuard | None = None, routes: RouteChain | None = None
+) -> BrowserGuard:
     """Guard every request of ``context`` (navigations, subresources, WebSockets, redirect
-    hops); install it *before* other ``context.route`` handlers so theirs run first."""
+    hops); install it *before* other route handlers so theirs run first."""
     browser_guard = BrowserGuard(guard or AddressGuard())
-    await browser_guard.install(context)
+    await browser_guard.install(context, routes)
     return browser_guard

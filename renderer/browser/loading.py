@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from email.message import Message
 from urllib.parse import urldefrag
 
-from playwright.async_api import BrowserContext, Route
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Route
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from extractor import (
@@ -28,6 +28,7 @@ from extractor import (
     decode_html,
 )
 from renderer.browser.options import RenderOptions
+from renderer.browser.routes import RouteChain
 from renderer.browser.session import Deadline, PageRequest, PageSession
 
 
@@ -38,8 +39,8 @@ class ServedDocument:
     text: str | None = None
 
 
-async def route_from_memory(
-    context: BrowserContext, request: PageRequest, offline: bool, served: ServedDocument
+def route_from_memory(
+    routes: RouteChain, request: PageRequest, offline: bool, served: ServedDocument
 ) -> None:
     """Serve the page's own bytes at its URL; when offline, refuse every other request.
 
@@ -69,7 +70,7 @@ async def route_from_memory(
             await route.fallback()  # to the private-network guard, when there is one
 
     if request.body is not None or offline:
-        await context.route("**/*", handle)
+        routes.add(handle)
 
 
 DECODED_TYPES = ("text/html", "application/xhtml+xml")
@@ -86,8 +87,8 @@ this share: a document that never completes (a trickling body, a parser stopped 
 that never arrives) is still settled and read with the rest."""
 
 
-async def route_documents_through_decoder(
-    context: BrowserContext,
+def route_documents_through_decoder(
+    routes: RouteChain,
     request: PageRequest,
     options: RenderOptions,
     deadline: Deadline,
@@ -152,7 +153,7 @@ async def route_documents_through_decoder(
         served.text = text
         await route.fulfill(status=200, headers=decoded_headers, body=text.encode("utf-8"))
 
-    await context.route("**/*", handle)
+    routes.add(handle)
 
 
 async def _refuse_too_large(

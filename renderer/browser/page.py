@@ -205,7 +205,7 @@ async def _open(
 ) -> _Capture:
     """Routes, guard and defences on a fresh tab of the pool (its init scripts are in)."""
     context, page = tab.context, tab.page
-    # Route handlers run newest first: defences, then the page from memory, then the
+    # Route handlers (``routes.RouteChain``) run newest first: defences, then the page from memory, then the
     # network guard, then the document decoder: bytes served from memory never count as
     # a network request, and the guard vets a document before the decoder fetches it.
     # The decoder runs only once the page navigates, after ``defences`` below exists.
@@ -215,13 +215,14 @@ async def _open(
         assert defences is not None  # no navigation before the defences are installed
         defences.fail(error)
 
-    await route_documents_through_decoder(context, request, options, deadline, fail, served)
-    guard = await install_guard(context) if options.block_private else None
-    await route_from_memory(context, request, options.offline, served)
+    routes = tab.routes  # installed with the tab: adding a handler costs no round trip
+    route_documents_through_decoder(routes, request, options, deadline, fail, served)
+    guard = await install_guard(context, routes=routes) if options.block_private else None
+    route_from_memory(routes, request, options.offline, served)
     defences = PageDefences(context, page, options, request.url)
-    await defences.install()  # its route runs before route_from_memory's (newest first)
+    defences.install(routes, tab.network)  # its route runs before route_from_memory's
     session = PageSession(page, deadline, defences)
-    await skip_unneeded_requests(context, session, options)  # newest: runs before the others
+    skip_unneeded_requests(routes, session, options)  # newest: runs before the others
     return _Capture(context, page, session, defences, guard, served)
 
 

@@ -20,8 +20,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 
-from playwright.async_api import BrowserContext, Page
+from playwright.async_api import BrowserContext, CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
+
+from renderer.browser.routes import RouteChain
 
 DEFAULT_MAX_PAGES = 8
 """Captures at once in one browser unless the caller says otherwise (a batch sets its
@@ -32,11 +34,23 @@ finish at different moments, each leaving time to open the next."""
 
 
 @dataclass(frozen=True)
+class PageNetwork:
+    """A CDP session on a tab's page with its Network domain on, and the page's main frame:
+    what the defences count a document's bytes with (opening it takes three round trips)."""
+
+    session: CDPSession
+    main_frame_id: str
+
+
+@dataclass(frozen=True)
 class Tab:
-    """A fresh context, its init scripts added, with one blank page."""
+    """A fresh context, its init scripts added and its route chain installed, with one blank
+    page and a CDP session on it."""
 
     context: BrowserContext
     page: Page
+    routes: RouteChain
+    network: PageNetwork
 
 
 class PagePool:
@@ -125,10 +139,13 @@ class PagePool:
             for source in self._init_scripts:
                 await context.add_init_script(script=source)
             page = await context.new_page()
+            routes = RouteChain()
+            await routes.install(context)
+            network = await _open_network(context, page)
         except BaseException:
             await self._dispose(context)
             raise
-        return Tab(context, page)
+        return Tab(context, page, routes, network)
 
     async def close(self) -> None:
         """Close the spares and wait for used tabs being closed; captures in flight close
@@ -143,3 +160,10 @@ class PagePool:
             with suppress(asyncio.CancelledError, PlaywrightError):
                 tab = await task
                 await self._dispose(tab.context)
+
+
+async def _open_network(context: BrowserContext, page: Page) -> PageNetwork:
+    session = await context.new_cdp_session(page)
+    tree = await session.send("Page.getFrameTree")
+    await session.send("Network.enable")
+    return PageNetwork(session, tree["frameTree"]["frame"]["id"])

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from playwright.async_api import BrowserContext, Route
+from playwright.async_api import Route
 
 from renderer.browser.options import RenderOptions
+from renderer.browser.routes import RouteChain
 from renderer.browser.session import PageSession
 
 MEDIA_TYPES = frozenset({"media"})
@@ -69,8 +70,8 @@ def skipped_types(options: RenderOptions) -> frozenset[str]:
     return MEDIA_TYPES if keeps_fonts else MEDIA_TYPES | FONT_TYPES
 
 
-async def skip_unneeded_requests(
-    context: BrowserContext, session: PageSession, options: RenderOptions
+def skip_unneeded_requests(
+    routes: RouteChain, session: PageSession, options: RenderOptions
 ) -> None:
     """Refuse fonts, media and trackers in ``context`` (install it last: it must run first)."""
     if options.fetch_everything:
@@ -87,4 +88,4 @@ async def skip_unneeded_requests(
         else:
             await route.fallback()
 
-    await context.route("**/*", handle)
+    routes.add(handle)
