@@ -29,6 +29,7 @@ from renderer.batch.output import (
 )
 from renderer.batch.ray_runner import run_batch_on_ray
 from renderer.batch.runner import BatchOptions, PageRecord, run_batch
+from renderer.batch.shards import ShardSink, resume_shards
 from renderer.cli.invocation import Invocation
 from renderer.cli.output import render_output
 from renderer.cli.settings import extract_options, render_options, sitewide_options
@@ -40,7 +41,7 @@ T = TypeVar("T")
 EXTENSIONS = {"markdown": ".md", "text": ".txt", "html": ".html", "json": ".json", "jsonl": ".json"}
 """File extension of each format for a batch's one-file-per-page output (else ``.FORMAT``)."""
 
-Sink = FolderSink | JsonLinesSink | CsvSink | XmlSink
+Sink = FolderSink | JsonLinesSink | CsvSink | XmlSink | ShardSink
 
 
 def run_batch_command(invocation: Invocation) -> int:
@@ -49,22 +50,28 @@ def run_batch_command(invocation: Invocation) -> int:
     args = invocation.options
     output = Path(args.output) if args.output else None
     to_folder = output is not None and batch_file_format(output) is None
-    done: set[str] = set()
-    if args.resume and output is not None:
-        done = resume_jsonl(
-            output / INDEX_NAME if to_folder else output, folder=output if to_folder else None
-        )
+    sharded = to_folder and args.ray is not None  # --ray -o DIR: JSON Lines shards
+    done = _resume(output, to_folder=to_folder, sharded=sharded) if args.resume else set()
     robots = robots_policy(args)
     targets = all_targets(invocation, discovered_targets(args, robots))
     seen = open_seen(args)
     todo = narrow(args, [target for target in dict.fromkeys(targets) if target not in done], seen)
-    sink = _open_sink(invocation, output, to_folder)
+    sink = _open_sink(invocation, output, to_folder, sharded=sharded)
     progress = BatchProgress(len(todo))
+
+    def remember(record: PageRecord) -> None:
+        if seen is not None and record.extraction is not None:
+            seen.remember(record.target, record.extraction.url)
 
     def write(record: PageRecord) -> None:
         sink.write(record)
-        if seen is not None and record.extraction is not None:
-            seen.remember(record.target, record.extraction.url)
+        remember(record)
+
+    def write_partition(records: list[PageRecord]) -> None:
+        assert isinstance(sink, ShardSink)
+        sink.write_partition(records)  # whole and in place before anything is remembered
+        for record in records:
+            remember(record)
 
     options = replace(batch_options(args), robots=robots, robots_ignored=args.ignore_robots)
     try:
@@ -76,6 +83,7 @@ def run_batch_command(invocation: Invocation) -> int:
                 actors=args.ray_actors,
                 emit=write,
                 on_done=progress.update,
+                emit_partition=write_partition if sharded else None,
             )
         else:
             summary = asyncio.run(
@@ -132,12 +140,30 @@ def batch_options(args: argparse.Namespace) -> BatchOptions:
     )
 
 
-def _open_sink(invocation: Invocation, output: Path | None, to_folder: bool) -> Sink:
+def _resume(output: Path | None, *, to_folder: bool, sharded: bool) -> set[str]:
+    """The targets ``--resume`` skips: captured successfully in the output already."""
+    if output is None:
+        return set()
+    try:
+        if sharded:
+            return resume_shards(output)
+        if to_folder:
+            return resume_jsonl(output / INDEX_NAME, folder=output)
+        return resume_jsonl(output)
+    except OSError as exc:
+        raise OutputError(f"cannot resume {output}: {exc.strerror or exc}") from exc
+
+
+def _open_sink(
+    invocation: Invocation, output: Path | None, to_folder: bool, *, sharded: bool = False
+) -> Sink:
     args = invocation.options
     output_format = invocation.format
     if output is None:
         return open_batch_sink(output_format, sys.stdout, owns_stream=False)
     try:
+        if sharded:
+            return ShardSink(output, append=args.resume)
         if to_folder:
             return FolderSink(
                 output,
