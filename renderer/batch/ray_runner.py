@@ -26,7 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from extractor import EXIT_INTERNAL, ReadermodeError
-from renderer.batch.runner import BatchOptions, BatchSummary, PageRecord, _Capturer, run_batch
+from renderer.batch.runner import (
+    BatchOptions,
+    BatchSummary,
+    Captured,
+    PageRecord,
+    _Capturer,
+    run_batch,
+)
 from renderer.batch.shard import shard_of
 
 PARTITIONS_PER_ACTOR = 4
@@ -77,12 +84,17 @@ class BatchWorker:
         self._loop = asyncio.new_event_loop()
         self._capturer: _Capturer | None = None
 
-    def run(self, targets: list[str], options: BatchOptions) -> list[PageRecord]:
-        """The records of one partition, site-wide pass done, in the order they finished."""
+    def run(
+        self, targets: list[str], options: BatchOptions, captured: Captured | None = None
+    ) -> list[PageRecord]:
+        """The records of one partition, site-wide pass done, in the order they finished;
+        ``captured``: its pages the driver's crawl already rendered."""
         if self._capturer is None:
             self._capturer = _Capturer(options)
         records: list[PageRecord] = []
-        batch = run_batch(targets, options, emit=records.append, capture=self._capturer)
+        batch = run_batch(
+            targets, options, emit=records.append, capture=self._capturer, captured=captured
+        )
         self._loop.run_until_complete(batch)
         return records
 
@@ -119,10 +131,12 @@ def run_batch_on_ray(
     emit: Callable[[PageRecord], None],
     on_done: Callable[[PageRecord], None] | None = None,
     emit_partition: Callable[[list[PageRecord]], None] | None = None,
+    captured: Captured | None = None,
 ) -> BatchSummary:
     """Capture every target on the Ray cluster at ``address`` (None: start a local one).
     Each finished partition's records go to ``emit_partition`` at once when it is given (a
-    shard each, ``shards.py``), else one by one to ``emit``."""
+    shard each, ``shards.py``), else one by one to ``emit``. ``captured``: pages a rendered
+    crawl already rendered, each sent with its partition only."""
     import ray  # the optional extra: only a --ray run needs it
 
     if not ray.is_initialized():
@@ -140,7 +154,8 @@ def run_batch_on_ray(
     def submit(worker: Any) -> None:
         if queue:
             part = queue.pop(0)
-            pending[worker.run.remote(part, options)] = (part, worker)
+            known = {t: captured[t] for t in part if t in captured} if captured else None
+            pending[worker.run.remote(part, options, known or None)] = (part, worker)
 
     for worker in workers:
         submit(worker)

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from extractor import OutputError
+from extractor import Extraction, OutputError, ReadermodeError
 from renderer.batch.output import (
     INDEX_NAME,
     BatchProgress,
@@ -53,9 +53,14 @@ def run_batch_command(invocation: Invocation) -> int:
     sharded = to_folder and args.ray is not None  # --ray -o DIR: JSON Lines shards
     done = _resume(output, to_folder=to_folder, sharded=sharded) if args.resume else set()
     robots = robots_policy(args)
-    targets = all_targets(invocation, discovered_targets(args, robots))
+    # A rendered crawl's pages, extracted from that render, so the batch does not render them
+    # again; not with --bundle (a bundle is written by the batch's own capture).
+    captured: dict[str, Extraction | ReadermodeError] = {}
+    keep = None if args.bundle else captured.__setitem__
+    targets = all_targets(invocation, discovered_targets(args, robots, on_capture=keep))
     seen = open_seen(args)
     todo = narrow(args, [target for target in dict.fromkeys(targets) if target not in done], seen)
+    captured = {target: captured[target] for target in todo if target in captured}
     sink = _open_sink(invocation, output, to_folder, sharded=sharded)
     progress = BatchProgress(len(todo))
 
@@ -84,11 +89,11 @@ def run_batch_command(invocation: Invocation) -> int:
                 emit=write,
                 on_done=progress.update,
                 emit_partition=write_partition if sharded else None,
+                captured=captured,
             )
         else:
-            summary = asyncio.run(
-                interruptible(run_batch(todo, options, emit=write, on_done=progress.update))
-            )
+            batch = run_batch(todo, options, emit=write, on_done=progress.update, captured=captured)
+            summary = asyncio.run(interruptible(batch))
     except asyncio.CancelledError:  # our SIGINT handler cancelled the batch
         raise KeyboardInterrupt from None
     finally:

@@ -60,8 +60,10 @@ def crawl(
     limits: CrawlLimits,
     url_filter: UrlFilter,
     notes: Note,
+    on_found: Note | None = None,
 ) -> list[str]:
-    """The site's page URLs found from ``start``, in the order they were found."""
+    """The site's page URLs found from ``start``, in the order they were found. ``on_found``
+    hears each found URL right after ``reader`` read it (so a reader can keep that page)."""
     first = normalise(start)
     if first is None:
         raise ReadermodeError(f"--crawl {start}: not an http(s) URL")
@@ -86,6 +88,8 @@ def crawl(
             continue
         if url_filter.admit(url):
             found.append(url)
+            if on_found is not None:
+                on_found(url)
         if depth >= limits.max_depth:
             continue
         for link in page_links(html, final_url):

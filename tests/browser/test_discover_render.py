@@ -1,11 +1,18 @@
 """A crawl through rendered pages sees links that only exist after JavaScript has run; the
-same crawl without a browser does not. The site is served on 127.0.0.1."""
+same crawl without a browser does not; and a rendered crawl feeding the batch renders each
+page once, with the plain batch's result. The site is served on 127.0.0.1."""
 
 from __future__ import annotations
+
+import json
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
 from renderer.browser.options import RenderOptions
+from renderer.cli import main
 from renderer.discover import DiscoverOptions, Sources, discover
 from tests.sites_server import Site, article, html, serve
 
@@ -39,3 +46,31 @@ def test_rendered_crawl_finds_links_made_by_javascript() -> None:
 
         assert crawl(render=False) == ["/"]
         assert crawl(render=True) == ["/", "/posts/first-post", "/posts/second-post"]
+
+
+def _main(*args: str) -> int:
+    """``readermode ARGS`` in this process, on a thread of its own (a sync Playwright fixture
+    may leave an event loop running on the test's thread)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(main, list(args)).result()
+
+
+def test_a_rendered_crawl_renders_each_page_once(tmp_path: Path) -> None:
+    pages = ["/", "/posts/first-post", "/posts/second-post"]
+    with serve(Site()) as site:
+        site.routes["/"] = html(SCRIPTED_HOME)
+        for slug in ("first-post", "second-post"):
+            site.routes[f"/posts/{slug}"] = html(article(slug))
+        common = ("--delay", "0", "--timeout", "60", "--no-sitewide", "--ignore-robots")
+        crawled = tmp_path / "crawled.jsonl"
+        assert _main("--crawl", site.base + "/", *common, "-o", str(crawled)) == 0
+        asked = Counter(path for path in site.paths() if path in pages)
+        plain = tmp_path / "plain.jsonl"  # the same pages as a plain batch, for comparison
+        assert _main(*(site.base + page for page in pages), *common, "-o", str(plain)) == 0
+    assert asked == Counter(pages)  # each page once: the batch took the crawl's render
+    records = {r["target"]: r for r in map(json.loads, crawled.read_text().splitlines())}
+    assert sorted(records) == sorted(site.base + page for page in pages)
+    for expected in map(json.loads, plain.read_text().splitlines()):
+        record = records[expected["target"]]
+        assert record["ok"] and record["title"] == expected["title"]
+        assert record["markdown"] == expected["markdown"]

@@ -18,8 +18,15 @@ from pathlib import Path
 
 import pytest
 
-from renderer.batch.ray_runner import DEFAULT_ACTORS, PARTITIONS_PER_ACTOR, partitions
-from renderer.batch.runner import host_of
+from extractor import extract
+from renderer.batch.ray_runner import (
+    DEFAULT_ACTORS,
+    PARTITIONS_PER_ACTOR,
+    partitions,
+    run_batch_on_ray,
+)
+from renderer.batch.runner import BatchOptions, host_of
+from renderer.browser.options import RenderOptions
 from tests.cli.conftest import RunCli
 from tests.sites_server import Site, article, html, serve
 
@@ -203,6 +210,26 @@ def test_ray_resume_across_shards_captures_only_what_is_missing(
     assert Counter(r["target"] for r in records) == Counter(targets)  # failure line dropped
     assert all(r["ok"] for r in records)
     assert Counter(r["target"] for r in _records(out / "index.jsonl")) == Counter(targets)
+
+
+def test_ray_sends_pages_captured_already_with_their_partition(cluster) -> None:  # noqa: ANN001
+    with ExitStack() as stack:
+        sites = _serve_hosts(stack, None)
+        targets = _targets(sites)
+        known = extract(article("Rendered by the crawl").decode(), url=targets[0])
+        options = BatchOptions(
+            delay=0, render=False, sitewide=None, render_options=RenderOptions(block_private=False)
+        )
+        records = []
+        run_batch_on_ray(
+            targets, options, address=None, emit=records.append, captured={targets[0]: known}
+        )
+        asked = [site.base + path for site in sites for path in site.paths()]
+    assert targets[0] not in asked and set(targets[1:]) <= set(asked)
+    by_target = {record.target: record for record in records}
+    assert sorted(by_target) == sorted(targets)
+    assert all(record.ok for record in records)
+    assert by_target[targets[0]].to_dict()["title"] == "Rendered by the crawl"
 
 
 def test_ray_to_a_folder_refuses_a_format_per_page(run_cli: RunCli, tmp_path: Path) -> None:
