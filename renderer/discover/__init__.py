@@ -22,7 +22,7 @@ from extractor import (
 )
 from renderer.browser.options import RenderOptions
 from renderer.browser.steps import with_action_trace
-from renderer.discover.crawl import CrawlLimits, PageReader, crawl
+from renderer.discover.crawl import PAGE_ACCEPT, CrawlLimits, PageReader, crawl
 from renderer.discover.feeds import feed_urls
 from renderer.discover.fetcher import DISCOVERY_MAX_BYTES, DiscoveryFetcher
 from renderer.discover.sitemaps import sitemap_urls
@@ -37,7 +37,6 @@ DEFAULT_MAX_PAGES = 1000
 DEFAULT_MAX_DEPTH = 3
 """Links followed from the crawl's start: home, section, list page, article."""
 
-HTML_ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"
 
 Note = Callable[[str], None]
 OnCapture = Callable[[str, "Extraction | ReadermodeError"], None]
@@ -117,7 +116,7 @@ def discover(
     for sitemap in sources.sitemaps:
         add(sitemap_urls(sitemap, fetcher, limit=options.max_pages, notes=notes), sitemap)
     for feed in sources.feeds:
-        add(feed_urls(feed, fetcher), feed)
+        add(feed_urls(feed, fetcher, notes=notes), feed)
     if sources.crawls:
         limits = CrawlLimits(max_pages=options.max_pages, max_depth=options.max_depth)
         with _page_reader(fetcher, options, on_capture) as (reader, on_found):
@@ -133,6 +132,7 @@ def discover(
                     url_filter=own,
                     notes=notes,
                     on_found=on_found,
+                    head_in_page=not options.render,
                 )
                 add(urls, start)
     if disallowed:
@@ -148,7 +148,7 @@ def _page_reader(
     if not options.render:
 
         def read_static(url: str) -> tuple[str, str]:
-            page = fetcher.get(url, accept=HTML_ACCEPT, polite=False)
+            page = fetcher.get(url, accept=PAGE_ACCEPT, polite=False)
             snapshot = snapshot_from_bytes(
                 page.body, url=page.final_url, declared_encoding=page.charset
             )

@@ -14,7 +14,7 @@ import pytest
 from renderer.browser.options import RenderOptions
 from renderer.cli import main
 from renderer.discover import DiscoverOptions, Sources, discover
-from tests.sites_server import Site, article, html, serve
+from tests.sites_server import Site, article, html, serve, xml
 
 pytestmark = pytest.mark.browser
 
@@ -56,18 +56,31 @@ def _main(*args: str) -> int:
 
 
 def test_a_rendered_crawl_renders_each_page_once(tmp_path: Path) -> None:
-    pages = ["/", "/posts/first-post", "/posts/second-post"]
+    """Also: the feed the start page announces gives a page no link leads to, and it is
+    rendered once too. A snapshot keeps no feed links, so the crawl GETs the start page as
+    served (our static User-Agent) to read its head: not a render."""
+    pages = ["/", "/posts/first-post", "/posts/second-post", "/posts/only-in-the-feed"]
+    feed_link = b'<link rel="alternate" type="application/atom+xml" href="/atom.xml"></head>'
     with serve(Site()) as site:
-        site.routes["/"] = html(SCRIPTED_HOME)
-        for slug in ("first-post", "second-post"):
-            site.routes[f"/posts/{slug}"] = html(article(slug))
+        site.routes["/"] = html(SCRIPTED_HOME.replace(b"</head>", feed_link))
+        site.routes["/atom.xml"] = xml(
+            '<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>1</id>'
+            f'<link href="{site.base}/posts/only-in-the-feed"/></entry></feed>'
+        )
+        for page in pages[1:]:
+            site.routes[page] = html(article(page.removeprefix("/posts/")))
         common = ("--delay", "0", "--timeout", "60", "--no-sitewide", "--ignore-robots")
         crawled = tmp_path / "crawled.jsonl"
         assert _main("--crawl", site.base + "/", *common, "-o", str(crawled)) == 0
-        asked = Counter(path for path in site.paths() if path in pages)
+        rendered = Counter(
+            path for path, headers in site.requests if "HeadlessChrome" in headers["user-agent"]
+        )
+        served = [path for path, headers in site.requests if "static" in headers["user-agent"]]
         plain = tmp_path / "plain.jsonl"  # the same pages as a plain batch, for comparison
         assert _main(*(site.base + page for page in pages), *common, "-o", str(plain)) == 0
-    assert asked == Counter(pages)  # each page once: the batch took the crawl's render
+    # each page rendered once: the batch took the crawl's render
+    assert {path: n for path, n in rendered.items() if path in pages} == dict.fromkeys(pages, 1)
+    assert sorted(served) == ["/", "/atom.xml"]
     records = {r["target"]: r for r in map(json.loads, crawled.read_text().splitlines())}
     assert sorted(records) == sorted(site.base + page for page in pages)
     for expected in map(json.loads, plain.read_text().splitlines()):
