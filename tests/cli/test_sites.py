@@ -186,7 +186,7 @@ def test_batch_obeys_robots_and_ignore_robots_says_so(run_cli: RunCli, blog: Sit
     records = {r["target"]: r for r in map(json.loads, _lines(refused.stdout))}
     assert records[target]["status"] == "robots-disallowed"
     assert records[blog.base + "/about"]["ok"]
-    assert refused.returncode == 9
+    assert refused.returncode == 20
     assert "robots.txt disallows" in refused.stderr
     ignored = run_cli(target, blog.base + "/about", "--no-render", "--ignore-robots")
     assert ignored.returncode == 0, ignored.stderr
@@ -227,13 +227,23 @@ def test_bad_inputs_give_one_line(
     assert "Traceback" not in result.stderr
 
 
+def test_a_feed_robots_disallows_is_one_line_and_exit_20(run_cli: RunCli, blog: Site) -> None:
+    blog.routes["/private/feed.xml"] = blog.routes["/feed.xml"]
+    result = run_cli("--feed", blog.base + "/private/feed.xml", "--list-only")
+    assert result.returncode == 20
+    assert result.stderr.splitlines() == [
+        f"readermode: robots.txt disallows {blog.base}/private/feed.xml for readermode"
+    ]
+    assert "/private/feed.xml" not in blog.paths()
+
+
 def test_robots_that_hangs_or_is_garbage(run_cli: RunCli) -> None:
     """A robots.txt that never answers is unreachable (RFC 9309: the host is disallowed) after
     the budget; one that is garbage is read as allowing everything. Each says so in a line."""
     with serve(Site(hang_robots=True)) as hanging:
         hanging.routes["/feed.xml"] = xml("<rss/>")
         result = run_cli("--feed", hanging.base + "/feed.xml", "--list-only", "--timeout", "1")
-        assert result.returncode == 9
+        assert result.returncode == 20
         assert "robots.txt unreachable" in result.stderr
         assert "/feed.xml" not in hanging.paths()
     with serve(Site()) as garbage:
