@@ -158,11 +158,14 @@ def _actions(value: object) -> tuple[Step, ...]:
 
 def vetted_proxy(controls: RequestControls, guard: AddressGuard) -> RequestControls:
     """``controls`` with its proxy refused unless it resolves to public addresses only, and
-    then pointed at the first address vetted (BlockedAddressError, FetchError otherwise)."""
+    then pointed at the first address vetted (BlockedAddressError, FetchError otherwise).
+    An ``https://`` proxy keeps its name: its certificate is for the name, not the address."""
     if not controls.proxy:
         return controls
     parts = urlsplit(controls.proxy)
     vetted = guard.check_url(f"http://{proxy_host(controls.proxy)}/")
+    if parts.scheme == "https":
+        return controls
     address = f"[{vetted[0]}]" if ":" in vetted[0] else vetted[0]
     port = f":{parts.port}" if parts.port else ""
     credentials = parts.netloc.rpartition("@")[0]

@@ -95,3 +95,7 @@ def test_a_private_proxy_is_refused_and_a_public_one_pinned_to_its_address() -> 
     pinned = vetted_proxy(RequestControls(proxy="http://me:pw@proxy.example:3128"), guard)
     assert pinned.proxy == "http://me:pw@203.0.113.9:3128"  # no second lookup can rebind it
     assert vetted_proxy(RequestControls(), guard) == RequestControls()
+    tls = RequestControls(proxy="https://proxy.example:443")
+    assert vetted_proxy(tls, guard) == tls  # vetted, but its certificate names the host
+    with pytest.raises(BlockedAddressError):
+        vetted_proxy(RequestControls(proxy="https://inside.example:443"), guard)
