@@ -278,8 +278,9 @@ def test_a_worker_node_killed_mid_run_loses_no_page(
             with gate.arrived:
                 assert gate.arrived.wait_for(lambda: busy_partitions() >= 2, WAIT_S)
                 assert not gate.repeated()
-            # Killed, not drained: a graceful removal let the head wait on the node, and under
-            # load the lost partition was once not run again within RERUN_WAIT_S.
+            # Killed, not removed gracefully: with a graceful removal the lost partition was
+            # sometimes not run again within the backstop under load (1 full suite in 2, 1 of
+            # 3 concurrent runs); killed, 5 of 5 concurrent runs passed.
             local.remove_node(worker, allow_graceful=False)  # its actor dies holding a partition
             # Every page is still held: the dead actor returned nothing. The partition it held
             # runs again on the restarted actor, which asks for one of its pages again.
