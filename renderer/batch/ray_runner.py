@@ -4,8 +4,9 @@ The targets are split into partitions by host (``shard.py``), several per actor;
 runs the ordinary ``run_batch`` on one partition at a time with its own browser (started
 when a partition renders), so each host's politeness (``per_host``, ``delay``, robots.txt)
 and the site-wide pass hold exactly as on one machine, with no coordinator. The driver
-writes every record through the same sinks, so the output (records, failure lines,
-``--resume``) is the single-machine batch's.
+writes every record: through the same sinks as the plain batch (so the output, its failure
+lines and ``--resume`` are the single-machine batch's), or, for ``-o DIR``, a JSON Lines
+shard per finished partition plus ``index.jsonl`` (``shards.py``).
 
 A partition's records reach the driver only when the whole partition is done. An actor that
 dies (its worker or node lost) is restarted by Ray and its partition runs again
@@ -25,7 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from extractor import EXIT_INTERNAL, ReadermodeError
-from renderer.batch.runner import BatchOptions, BatchSummary, PageRecord, _Capturer, run_batch
+from renderer.batch.runner import (
+    BatchOptions,
+    BatchSummary,
+    Captured,
+    PageRecord,
+    _Capturer,
+    run_batch,
+)
 from renderer.batch.shard import shard_of
 
 PARTITIONS_PER_ACTOR = 4
@@ -76,12 +84,17 @@ class BatchWorker:
         self._loop = asyncio.new_event_loop()
         self._capturer: _Capturer | None = None
 
-    def run(self, targets: list[str], options: BatchOptions) -> list[PageRecord]:
-        """The records of one partition, site-wide pass done, in the order they finished."""
+    def run(
+        self, targets: list[str], options: BatchOptions, captured: Captured | None = None
+    ) -> list[PageRecord]:
+        """The records of one partition, site-wide pass done, in the order they finished;
+        ``captured``: its pages the driver's crawl already rendered."""
         if self._capturer is None:
             self._capturer = _Capturer(options)
         records: list[PageRecord] = []
-        batch = run_batch(targets, options, emit=records.append, capture=self._capturer)
+        batch = run_batch(
+            targets, options, emit=records.append, capture=self._capturer, captured=captured
+        )
         self._loop.run_until_complete(batch)
         return records
 
@@ -117,8 +130,13 @@ def run_batch_on_ray(
     actors: int = DEFAULT_ACTORS,
     emit: Callable[[PageRecord], None],
     on_done: Callable[[PageRecord], None] | None = None,
+    emit_partition: Callable[[list[PageRecord]], None] | None = None,
+    captured: Captured | None = None,
 ) -> BatchSummary:
-    """Capture every target on the Ray cluster at ``address`` (None: start a local one)."""
+    """Capture every target on the Ray cluster at ``address`` (None: start a local one).
+    Each finished partition's records go to ``emit_partition`` at once when it is given (a
+    shard each, ``shards.py``), else one by one to ``emit``. ``captured``: pages a rendered
+    crawl already rendered, each sent with its partition only."""
     import ray  # the optional extra: only a --ray run needs it
 
     if not ray.is_initialized():
@@ -136,7 +154,8 @@ def run_batch_on_ray(
     def submit(worker: Any) -> None:
         if queue:
             part = queue.pop(0)
-            pending[worker.run.remote(part, options)] = (part, worker)
+            known = {t: captured[t] for t in part if t in captured} if captured else None
+            pending[worker.run.remote(part, options, known or None)] = (part, worker)
 
     for worker in workers:
         submit(worker)
@@ -144,13 +163,17 @@ def run_batch_on_ray(
         while pending:
             [ref], _ = ray.wait(list(pending), num_returns=1)
             part, worker = pending.pop(ref)
-            for record in _records(ray, ref, part):
-                record = _renumbered(record, order[record.target])
+            records = [_renumbered(r, order[r.target]) for r in _records(ray, ref, part)]
+            for record in records:
                 if not record.ok:
                     failures[record.index] = record.exit_code
                 if on_done is not None:
                     on_done(record)
-                emit(record)
+            if emit_partition is not None:
+                emit_partition(records)
+            else:
+                for record in records:
+                    emit(record)
             submit(worker)
     finally:
         _close(ray, workers)

@@ -21,7 +21,7 @@ import asyncio
 import math
 import time
 from collections import Counter, defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
@@ -62,6 +62,8 @@ DEFAULT_DELAY_S = 1.0
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[object]]
 Capture = Callable[[str], Awaitable[Extraction]]
+Captured = Mapping[str, "Extraction | ReadermodeError"]
+"""Pages captured already (a rendered crawl's renders), by target: not captured again."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -311,9 +313,7 @@ class _Capturer:
                     self._options.bundle_folder(target),
                     extract_options=self._options.extract_options,
                 )
-            return await renderer.capture(
-                target, extract_options=self._options.extract_options
-            )
+            return await renderer.capture(target, extract_options=self._options.extract_options)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self._static, target)
 
@@ -353,13 +353,15 @@ async def run_batch(
     emit: Callable[[PageRecord], None],
     on_done: Callable[[PageRecord], None] | None = None,
     capture: Capture | None = None,
+    captured: Captured | None = None,
     clock: Clock = time.monotonic,
     sleep: Sleep = asyncio.sleep,
 ) -> BatchSummary:
     """Capture every target (duplicates once); ``on_done`` sees each record as it finishes,
     ``emit`` each record ready to write (after the site-wide pass). ``capture`` replaces the
-    browser/static capture (tests). Cancelling (Ctrl-C) closes the browser and still emits the
-    pages captured so far."""
+    browser/static capture (tests); a target in ``captured`` takes its outcome from there
+    (robots.txt and the host's delay were the crawl's), never fetched again. Cancelling
+    (Ctrl-C) closes the browser and still emits the pages captured so far."""
     options = options or BatchOptions()
     unique = list(dict.fromkeys(targets))
     scheduler = HostScheduler(
@@ -372,8 +374,12 @@ async def run_batch(
 
     async def one(index: int, target: str) -> None:
         host = host_of(target)
-        refused = await _robots_refusal(options, scheduler, host, target)
-        if refused is not None:
+        known = captured.get(target) if captured else None
+        if isinstance(known, ReadermodeError):
+            record = _failure(index, target, known)
+        elif known is not None:
+            record = PageRecord(index=index, target=target, extraction=known)
+        elif refused := await _robots_refusal(options, scheduler, host, target):
             record = _failure(index, target, refused)
         else:
             async with scheduler.slot(host):
@@ -412,9 +418,7 @@ async def _robots_refusal(
     robots.txt is fetched on a worker thread (blocking I/O, once per host)."""
     if options.robots is None or host is None:
         return None
-    answer = await asyncio.get_running_loop().run_in_executor(
-        None, options.robots.check, target
-    )
+    answer = await asyncio.get_running_loop().run_in_executor(None, options.robots.check, target)
     if not answer.allowed:
         return RobotsDisallowedError(answer.reason)
     if answer.crawl_delay:

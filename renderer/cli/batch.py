@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from extractor import OutputError
+from extractor import Extraction, OutputError, ReadermodeError
 from renderer.batch.output import (
     INDEX_NAME,
     BatchProgress,
@@ -29,6 +29,7 @@ from renderer.batch.output import (
 )
 from renderer.batch.ray_runner import run_batch_on_ray
 from renderer.batch.runner import BatchOptions, PageRecord, run_batch
+from renderer.batch.shards import ShardSink, resume_shards
 from renderer.cli.invocation import Invocation
 from renderer.cli.output import render_output
 from renderer.cli.settings import extract_options, render_options, sitewide_options
@@ -40,7 +41,7 @@ T = TypeVar("T")
 EXTENSIONS = {"markdown": ".md", "text": ".txt", "html": ".html", "json": ".json", "jsonl": ".json"}
 """File extension of each format for a batch's one-file-per-page output (else ``.FORMAT``)."""
 
-Sink = FolderSink | JsonLinesSink | CsvSink | XmlSink
+Sink = FolderSink | JsonLinesSink | CsvSink | XmlSink | ShardSink
 
 
 def run_batch_command(invocation: Invocation) -> int:
@@ -49,22 +50,33 @@ def run_batch_command(invocation: Invocation) -> int:
     args = invocation.options
     output = Path(args.output) if args.output else None
     to_folder = output is not None and batch_file_format(output) is None
-    done: set[str] = set()
-    if args.resume and output is not None:
-        done = resume_jsonl(
-            output / INDEX_NAME if to_folder else output, folder=output if to_folder else None
-        )
+    sharded = to_folder and args.ray is not None  # --ray -o DIR: JSON Lines shards
+    done = _resume(output, to_folder=to_folder, sharded=sharded) if args.resume else set()
     robots = robots_policy(args)
-    targets = all_targets(invocation, discovered_targets(args, robots))
+    # A rendered crawl's pages, extracted from that render, so the batch does not render them
+    # again; not with --bundle (a bundle is written by the batch's own capture).
+    captured: dict[str, Extraction | ReadermodeError] = {}
+    keep = None if args.bundle else captured.__setitem__
+    targets = all_targets(invocation, discovered_targets(args, robots, on_capture=keep))
     seen = open_seen(args)
     todo = narrow(args, [target for target in dict.fromkeys(targets) if target not in done], seen)
-    sink = _open_sink(invocation, output, to_folder)
+    captured = {target: captured[target] for target in todo if target in captured}
+    sink = _open_sink(invocation, output, to_folder, sharded=sharded)
     progress = BatchProgress(len(todo))
+
+    def remember(record: PageRecord) -> None:
+        if seen is not None and record.extraction is not None:
+            seen.remember(record.target, record.extraction.url)
 
     def write(record: PageRecord) -> None:
         sink.write(record)
-        if seen is not None and record.extraction is not None:
-            seen.remember(record.target, record.extraction.url)
+        remember(record)
+
+    def write_partition(records: list[PageRecord]) -> None:
+        assert isinstance(sink, ShardSink)
+        sink.write_partition(records)  # whole and in place before anything is remembered
+        for record in records:
+            remember(record)
 
     options = replace(batch_options(args), robots=robots, robots_ignored=args.ignore_robots)
     try:
@@ -76,11 +88,12 @@ def run_batch_command(invocation: Invocation) -> int:
                 actors=args.ray_actors,
                 emit=write,
                 on_done=progress.update,
+                emit_partition=write_partition if sharded else None,
+                captured=captured,
             )
         else:
-            summary = asyncio.run(
-                interruptible(run_batch(todo, options, emit=write, on_done=progress.update))
-            )
+            batch = run_batch(todo, options, emit=write, on_done=progress.update, captured=captured)
+            summary = asyncio.run(interruptible(batch))
     except asyncio.CancelledError:  # our SIGINT handler cancelled the batch
         raise KeyboardInterrupt from None
     finally:
@@ -132,12 +145,30 @@ def batch_options(args: argparse.Namespace) -> BatchOptions:
     )
 
 
-def _open_sink(invocation: Invocation, output: Path | None, to_folder: bool) -> Sink:
+def _resume(output: Path | None, *, to_folder: bool, sharded: bool) -> set[str]:
+    """The targets ``--resume`` skips: captured successfully in the output already."""
+    if output is None:
+        return set()
+    try:
+        if sharded:
+            return resume_shards(output)
+        if to_folder:
+            return resume_jsonl(output / INDEX_NAME, folder=output)
+        return resume_jsonl(output)
+    except OSError as exc:
+        raise OutputError(f"cannot resume {output}: {exc.strerror or exc}") from exc
+
+
+def _open_sink(
+    invocation: Invocation, output: Path | None, to_folder: bool, *, sharded: bool = False
+) -> Sink:
     args = invocation.options
     output_format = invocation.format
     if output is None:
         return open_batch_sink(output_format, sys.stdout, owns_stream=False)
     try:
+        if sharded:
+            return ShardSink(output, append=args.resume)
         if to_folder:
             return FolderSink(
                 output,

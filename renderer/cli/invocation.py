@@ -121,6 +121,11 @@ def _batch(
         parser.error(
             f"-o {output}: not a folder (a batch's single file ends in .jsonl, .csv or .xml)"
         )
+    if to_folder and args.ray is not None and args.format not in (None, "json", "jsonl"):
+        parser.error(
+            f"--ray -o {output} writes JSON Lines shards and index.jsonl, not a {args.format} "
+            "file per page (drop -f, or run without --ray)"
+        )
     if args.resume and (output is None or file_format not in (None, "jsonl")):
         parser.error("--resume reads the output back: give -o FILE.jsonl or -o DIR")
     if args.input_list == "-" and "-" in targets:

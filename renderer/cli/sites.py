@@ -11,8 +11,8 @@ from extractor import EmptyInputError, OutputError
 from renderer.batch.seen import SeenStore
 from renderer.batch.shard import in_shard
 from renderer.cli.invocation import Invocation
-from renderer.cli.settings import render_options, request_controls
-from renderer.discover import DiscoverOptions, Sources, discover
+from renderer.cli.settings import extract_options, render_options, request_controls
+from renderer.discover import DiscoverOptions, OnCapture, Sources, discover
 from renderer.fetch.addresses import AddressGuard
 from renderer.fetch.robots import ROBOTS_TIMEOUT_S, RobotsPolicy
 
@@ -39,8 +39,11 @@ def sources(args: argparse.Namespace) -> Sources:
     return Sources(sitemaps=tuple(args.sitemap), feeds=tuple(args.feed), crawls=tuple(args.crawl))
 
 
-def discovered_targets(args: argparse.Namespace, robots: RobotsPolicy | None) -> list[str]:
-    """What --sitemap, --feed and --crawl found (nothing when none was given)."""
+def discovered_targets(
+    args: argparse.Namespace, robots: RobotsPolicy | None, *, on_capture: OnCapture | None = None
+) -> list[str]:
+    """What --sitemap, --feed and --crawl found (nothing when none was given); ``on_capture``
+    hears the pages a rendered crawl found, extracted from its render."""
     if not sources(args):
         return []
     options = DiscoverOptions(
@@ -52,8 +55,9 @@ def discovered_targets(args: argparse.Namespace, robots: RobotsPolicy | None) ->
         render_options=render_options(args),
         robots=robots,
         delay=args.delay,
+        extract_options=extract_options(args),
     )
-    urls = discover(sources(args), options, notes=note)
+    urls = discover(sources(args), options, notes=note, on_capture=on_capture)
     note(f"discovered {len(urls)} URL{'s' if len(urls) != 1 else ''}")
     return urls
 

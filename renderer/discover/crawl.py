@@ -5,7 +5,9 @@ only exist after JavaScript are seen (``renderer.discover.discover`` picks). Eve
 through the fetcher's politeness first (robots.txt, the host's delay). Listing pages (tags,
 categories, pagination) are followed for their links but not collected; login, share,
 calendar and media URLs are neither (``urls.is_trap``), and a path's query-string variants
-stop at ``MAX_QUERY_VARIANTS``, so a crawl loop of ``?sid=`` variants ends.
+stop at ``MAX_QUERY_VARIANTS``, so a crawl loop of ``?sid=`` variants ends. The entries of
+the feeds the start page announces (``<link rel=alternate>``) count as its links too: a
+site's newest articles, even when no page links them yet.
 """
 
 from __future__ import annotations
@@ -17,11 +19,15 @@ from dataclasses import dataclass
 import lxml.html
 
 from extractor import ReadermodeError
+from renderer.discover.feeds import announced_entries
 from renderer.discover.fetcher import DiscoveryFetcher
 from renderer.discover.urls import UrlFilter, is_trap, normalise, same_site
 
 PageReader = Callable[[str], tuple[str, str]]
 """``url -> (final_url, html)`` of a crawled page."""
+
+PAGE_ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"
+"""What a crawl asks for when it fetches a page itself."""
 
 Note = Callable[[str], None]
 
@@ -60,8 +66,13 @@ def crawl(
     limits: CrawlLimits,
     url_filter: UrlFilter,
     notes: Note,
+    on_found: Note | None = None,
+    head_in_page: bool = True,
 ) -> list[str]:
-    """The site's page URLs found from ``start``, in the order they were found."""
+    """The site's page URLs found from ``start``, in the order they were found. ``on_found``
+    hears each found URL right after ``reader`` read it (so a reader can keep that page).
+    ``head_in_page`` False: the reader's HTML has no head links (a rendered snapshot), so the
+    start page's feed links are read from the page as served."""
     first = normalise(start)
     if first is None:
         raise ReadermodeError(f"--crawl {start}: not an http(s) URL")
@@ -86,9 +97,15 @@ def crawl(
             continue
         if url_filter.admit(url):
             found.append(url)
+            if on_found is not None:
+                on_found(url)
         if depth >= limits.max_depth:
             continue
-        for link in page_links(html, final_url):
+        links = page_links(html, final_url)
+        if url == first:
+            served = html if head_in_page else None
+            links += announced_entries(final_url, served, fetcher, accept=PAGE_ACCEPT, notes=notes)
+        for link in links:
             if same_site(link, first) and not is_trap(link, with_nav=True) and followed.admit(link):
                 queue.append((link, depth + 1))
     return found

@@ -91,7 +91,18 @@ def load_cookies(path: str | Path) -> tuple[Cookie, ...]:
 def _json_cookies(text: str, file: Path) -> tuple[Cookie, ...]:
     try:
         data: Any = json.loads(text)
+    except ValueError as exc:
+        raise InputError(f"--cookies {file}: not Playwright's cookie JSON ({exc})") from exc
+    return cookies_from_json(data, f"--cookies {file}")
+
+
+def cookies_from_json(data: Any, source: str) -> tuple[Cookie, ...]:
+    """The cookies of decoded Playwright JSON: a list of cookies, or a ``storage_state``
+    object with one under ``cookies`` (InputError naming ``source`` otherwise)."""
+    try:
         items = data["cookies"] if isinstance(data, dict) else data
+        if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
+            raise TypeError("a list of cookie objects is expected")
         return tuple(
             Cookie(
                 name=str(item["name"]),
@@ -105,7 +116,7 @@ def _json_cookies(text: str, file: Path) -> tuple[Cookie, ...]:
             for item in items
         )
     except (ValueError, KeyError, TypeError) as exc:
-        raise InputError(f"--cookies {file}: not Playwright's cookie JSON ({exc})") from exc
+        raise InputError(f"{source}: not Playwright's cookie JSON ({exc})") from exc
 
 
 def _netscape_cookies(text: str, file: Path) -> tuple[Cookie, ...]:

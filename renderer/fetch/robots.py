@@ -45,7 +45,14 @@ Note = Callable[[str], None]
 
 
 class RobotsDisallowedError(RenderError):
-    """robots.txt disallows the URL for our token (or the host's robots.txt is unreachable)."""
+    """robots.txt disallows the URL for our token (or the host's robots.txt is unreachable).
+
+    A code of its own: 9 is ``RenderError``'s, which the service also raises for a browser
+    that failed, and a script must tell "the site said no" (do not retry) from that. The
+    class belongs in ``extractor/_errors.py``'s tree, drawn there, and lives here until it
+    moves (``docs/architecture.md``)."""
+
+    exit_code = 20
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,10 @@
 """``POST /v1/batch``: many URLs captured in the background on the shared browser, with the
 batch runner's politeness (``renderer.batch``: pages per host, delay between starts, the
-site-wide pass), their records kept under the batch's id and streamed as JSON Lines."""
+site-wide pass), their records kept under the batch's id and streamed as JSON Lines.
+
+The body's request controls (``controls.py``) apply to every page; with context controls
+(User-Agent, headers, cookies, proxy, locale, viewport) the batch gets one browser of its
+own for all its pages, closed when it ends. Each page, and the proxy, pass the guard."""
 
 from __future__ import annotations
 
@@ -19,8 +23,9 @@ from renderer.batch.runner import (
     PageRecord,
     run_batch,
 )
+from renderer.serve.controls import controls_from_json
 from renderer.serve.errors import bad_request
-from renderer.serve.limits import Job, checked_url, formats_of
+from renderer.serve.limits import Job, checked_url, formats_of, wait_selector
 from renderer.serve.reports import BoundedStore
 from renderer.serve.work import Worker
 
@@ -88,7 +93,9 @@ def _number(data: dict[str, Any], name: str, default: float, *, integer: bool = 
     value = data.get(name, default)
     kind = int if integer else (int, float)
     if isinstance(value, bool) or not isinstance(value, kind) or value < (1 if integer else 0):
-        raise bad_request(f"{name} must be a {'positive whole' if integer else 'non-negative'} number")
+        raise bad_request(
+            f"{name} must be a {'positive whole' if integer else 'non-negative'} number"
+        )
     return value
 
 
@@ -99,7 +106,8 @@ class Batches:
         self.worker = worker
         self.store: BoundedStore[Batch] = BoundedStore(MAX_BATCHES)
 
-    def start(self, data: dict[str, Any]) -> str:
+    async def start(self, data: dict[str, Any]) -> str:
+        """The new batch's id; the body checked, and its proxy through the guard, first."""
         urls = data.get("urls")
         if not isinstance(urls, list) or not urls:
             raise bad_request('"urls" must be a non-empty list of URLs')
@@ -113,11 +121,24 @@ class Batches:
             per_host=int(_number(data, "per_host", DEFAULT_PER_HOST, integer=True)),
             delay=_number(data, "delay", DEFAULT_DELAY_S),
         )
-        template = Job(url=None, formats=formats, timeout=config.max_timeout)
+        template = Job(
+            url=None,
+            formats=formats,
+            timeout=config.max_timeout,
+            wait_for=wait_selector(data),
+            controls=controls_from_json(data),
+        )
+        # the proxy vetted once, here (a refusal is the request's 403), and its browser
+        # pointed at the vetted address; each page's extract vets it again
+        template = await self.worker.vetted(template)
         batch = Batch(total=len(dict.fromkeys(targets)), formats=formats)
+        own = None
+        if template.controls.own_context:
+            own = self.worker.own_browser(template, max_pages=options.jobs)
 
         async def capture(target: str) -> Extraction:
-            outcome = await self.worker.extract(replace(template, url=target), queued=False)
+            job = replace(template, url=target)
+            outcome = await self.worker.extract(job, queued=False, renderer=own)
             return outcome.extraction
 
         async def run() -> None:
@@ -125,6 +146,8 @@ class Batches:
                 await run_batch(targets, options, emit=batch.add, capture=capture)
             finally:
                 batch.finish()
+                if own is not None:
+                    await own.close()
 
         batch.task = asyncio.get_running_loop().create_task(run())
         return self.store.add(batch)

@@ -27,6 +27,7 @@ from extractor import (
     ReadermodeError,
     RenderError,
 )
+from renderer.fetch.robots import RobotsDisallowedError
 
 EXIT_TEMPFAIL = 75
 """``EX_TEMPFAIL`` (sysexits.h): try again later. A full queue or a draining server has no CLI
@@ -36,6 +37,7 @@ STATUS_BY_CLASS: tuple[tuple[type[ReadermodeError], int], ...] = (
     # Most specific first: the first class the error is an instance of decides.
     (InputTooLargeError, 413),
     (BlockedAddressError, 403),
+    (RobotsDisallowedError, 403),  # the site's own policy refuses it: not a failed gateway
     (BudgetExceededError, 504),
     (BrowserMissingError, 503),
     (HTTPStatusError, 502),
@@ -48,7 +50,8 @@ STATUS_BY_CLASS: tuple[tuple[type[ReadermodeError], int], ...] = (
     (OutputError, 500),
 )
 """HTTP status of each class of the error tree: 4xx for what the caller sent or asked for
-(a refused address, an input too large, a page with nothing to read), 502/504 for a target that
+(a refused address, a page robots.txt disallows, an input too large, a page with nothing to
+read), 502/504 for a target that
 failed or was too slow, 5xx for this server."""
 
 

@@ -15,6 +15,7 @@ from starlette.requests import Request
 
 from extractor import ALL_RULES, STAGES_BY_NAME, ExtractOptions, InputTooLargeError
 from renderer.serve.config import ServeConfig
+from renderer.serve.controls import Controls, controls_from_json
 from renderer.serve.errors import bad_request
 
 FORMATS = ("markdown", "text", "html", "json", "screenshot")
@@ -43,6 +44,8 @@ class Job:
     stages: tuple[str, ...] | None = None
     min_length: int = 0
     cache: bool = True
+    controls: Controls = Controls()
+    """User-Agent, headers, cookies, proxy, locale, viewport and actions (``controls.py``)."""
 
     def extract_options(self, max_bytes: int) -> ExtractOptions:
         return ExtractOptions(
@@ -139,6 +142,11 @@ def _optional_str(data: dict[str, Any], name: str) -> str | None:
     return value or None
 
 
+def wait_selector(data: dict[str, Any]) -> str | None:
+    """``wait_for``: a CSS selector the page must match before it is read."""
+    return _optional_str(data, "wait_for")
+
+
 def _keep(value: object) -> tuple[str, ...]:
     if value is None:
         return ()
@@ -184,7 +192,7 @@ def job_from_json(data: dict[str, Any], config: ServeConfig) -> Job:
         formats=formats_of(data.get("formats")),
         render=_flag(data, "render", html is None),  # as the CLI: URLs render, HTML is read
         timeout=budget(data.get("timeout"), config),
-        wait_for=_optional_str(data, "wait_for"),
+        wait_for=wait_selector(data),
         include_comments=_flag(data, "include_comments", False),
         with_metadata=_flag(data, "with_metadata", False),
         links=_flag(data, "links", True),
@@ -194,6 +202,7 @@ def job_from_json(data: dict[str, Any], config: ServeConfig) -> Job:
         stages=_stages(data.get("stages")),
         min_length=_min_length(data.get("min_length")),
         cache=_flag(data, "cache", True),
+        controls=controls_from_json(data),
     )
 
 

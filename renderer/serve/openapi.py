@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderer.browser.steps import MAX_STEPS, MAX_WAIT_MS
+from renderer.serve.controls import MAX_COOKIES, MAX_HEADERS
 from renderer.serve.limits import FORMATS
 
 ERROR = {
@@ -23,6 +25,58 @@ ERROR = {
         }
     },
 }
+COOKIE = {
+    "type": "object",
+    "description": "a cookie as Playwright writes it",
+    "properties": {
+        "name": {"type": "string"},
+        "value": {"type": "string"},
+        "domain": {"type": "string"},
+        "path": {"type": "string", "default": "/"},
+        "secure": {"type": "boolean"},
+        "httpOnly": {"type": "boolean"},
+        "expires": {"type": "number", "description": "Unix time; -1: a session cookie"},
+    },
+    "required": ["name", "value", "domain"],
+}
+STEP = {
+    "type": "object",
+    "description": "exactly one of click, type (with text), press (optional selector), "
+    "scroll (top, bottom or pixels), wait_for, wait (ms, at most 30000); no screenshot step "
+    'over HTTP (formats: ["screenshot"])',
+    "properties": {
+        "click": {"type": "string"},
+        "type": {"type": "string"},
+        "text": {"type": "string"},
+        "press": {"type": "string"},
+        "selector": {"type": "string"},
+        "scroll": {"oneOf": [{"enum": ["top", "bottom"]}, {"type": "integer", "minimum": 0}]},
+        "wait_for": {"type": "string"},
+        "wait": {"type": "integer", "minimum": 0, "maximum": MAX_WAIT_MS},
+    },
+}
+CONTROLS: dict[str, Any] = {
+    "user_agent": {"type": "string", "description": "the User-Agent of every request"},
+    "headers": {
+        "type": "object",
+        "additionalProperties": {"type": "string"},
+        "maxProperties": MAX_HEADERS,
+        "description": "extra request headers; not Host, Content-Length, Transfer-Encoding "
+        "or Connection",
+    },
+    "cookies": {"type": "array", "items": COOKIE, "maxItems": MAX_COOKIES},
+    "proxy": {
+        "type": "string",
+        "description": "http://host:port; with the guard on it must resolve to public "
+        "addresses (403 otherwise)",
+    },
+    "locale": {"type": "string", "description": "browser locale and Accept-Language (de-DE)"},
+    "viewport": {"type": "string", "pattern": "^[0-9]+[xX][0-9]+$", "example": "390x844"},
+    "wait_for": {"type": "string", "description": "CSS selector to wait for"},
+    "actions": {"type": "array", "items": STEP, "maxItems": MAX_STEPS},
+}
+"""The request controls both POST bodies take (``controls.py``): a request with any of the
+first six is rendered in a browser of its own."""
 EXTRACT_BODY = {
     "type": "object",
     "properties": {
@@ -31,7 +85,7 @@ EXTRACT_BODY = {
         "formats": {"type": "array", "items": {"enum": list(FORMATS)}, "default": ["markdown"]},
         "render": {"type": "boolean", "description": "default: true for url, false for html"},
         "timeout": {"type": "number", "description": "seconds, capped by the server's"},
-        "wait_for": {"type": "string", "description": "CSS selector to wait for"},
+        **CONTROLS,
         "include_comments": {"type": "boolean"},
         "with_metadata": {"type": "boolean"},
         "links": {"type": "boolean"},
@@ -63,7 +117,8 @@ def _responses(ok: str, media: str = "application/json") -> dict[str, Any]:
         "200": {"description": ok, "content": {media: {}}},
         "400": {"description": "bad JSON, option or format", **error},
         "401": {"description": "the bearer token is missing or wrong", **error},
-        "403": {"description": "the private-network guard refused the target", **error},
+        "403": {"description": "the private-network guard refused the target or the proxy",
+                **error},
         "413": {"description": "body or page over its cap", **error},
         "429": {"description": "queue full; see Retry-After", **error},
         "502": {"description": "the target failed", **error},
@@ -101,7 +156,8 @@ def openapi_spec() -> dict[str, Any]:
             {"type": "object", "properties": {
                 "urls": {"type": "array", "items": {"type": "string"}},
                 "formats": {"type": "array", "items": {"type": "string"}},
-                "per_host": {"type": "integer"}, "delay": {"type": "number"}}}))},
+                "per_host": {"type": "integer"}, "delay": {"type": "number"},
+                **CONTROLS}}))},
         "/v1/batch/{batch_id}": {"get": _op(
             "Progress (Accept: application/json) or the records as JSON Lines, streamed",
             "progress or records", "application/x-ndjson",

@@ -204,7 +204,7 @@ async def post_batch(request: Request) -> Response:
     service = service_of(request)
     service.admission.refuse_if_draining()
     data = parse_json_object(await read_body(request, service.config.max_body_bytes))
-    batch_id = service.batches.start(data)
+    batch_id = await service.batches.start(data)
     return JSONResponse({"id": batch_id, "url": f"/v1/batch/{batch_id}"}, status_code=202)
 
 

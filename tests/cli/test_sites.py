@@ -61,6 +61,14 @@ def _blog(base: str) -> dict:
             path: html(article(f"Post {path[-1]}", ("/posts/2", "/posts/3", "/"))) for path in POSTS
         },
         "/about": html(article("About")),
+        "/news": html(
+            b"<!doctype html><html><head><title>News</title>"
+            b'<link rel="stylesheet" href="/style.css">'
+            b'<link rel="alternate" hreflang="nb" href="/nb/news">'
+            b'<link rel="alternate" type="application/rss+xml" title="Posts" href="/feed.xml">'
+            b'<link rel="Alternate" type="application/atom+xml" href="atom.xml">'
+            b"</head><body><p>The news, in feeds.</p></body></html>"
+        ),
         "/tag/ferries": html(article("Tag", ("/posts/3", "/posts/1"))),
         "/private/draft": html(article("Draft")),
         **{
@@ -96,6 +104,40 @@ def test_feeds_rss_and_atom(run_cli: RunCli, blog: Site) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert _lines(result.stdout) == [blog.base + path for path in POSTS]
+
+
+def test_feed_given_an_html_page_reads_the_feeds_it_announces(run_cli: RunCli, blog: Site) -> None:
+    result = run_cli("--feed", blog.base + "/news", "--list-only", "--delay", "0")
+    assert result.returncode == 0, result.stderr
+    assert _lines(result.stdout) == [blog.base + path for path in POSTS]
+    assert f"reading the feeds it announces: {blog.base}/feed.xml, {blog.base}/atom.xml" in (
+        result.stderr
+    )
+    assert "/nb/news" not in blog.paths() and "/style.css" not in blog.paths()
+
+
+def test_crawl_reads_the_feeds_its_start_page_announces(run_cli: RunCli) -> None:
+    with serve(Site()) as site:
+        rss = "".join(f"<item><link>{site.base}{p}</link></item>" for p in ("/a", "/hidden"))
+        site.routes.update(
+            {
+                "/": html(
+                    b'<!doctype html><html><head><link rel="alternate" '
+                    b'type="application/rss+xml" href="/feed.xml"></head><body>'
+                    + article("Home", ("/a",))
+                    + b"</body></html>"
+                ),
+                "/feed.xml": xml(f'<rss version="2.0"><channel>{rss}</channel></rss>'),
+                "/a": html(article("A")),
+                "/hidden": html(article("Hidden")),  # linked by no page, only by the feed
+            }
+        )
+        result = run_cli(
+            "--crawl", site.base + "/", "--no-render", "--list-only", "--delay", "0",
+            "--max-depth", "1",
+        )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert [u.removeprefix(site.base) for u in _lines(result.stdout)] == ["/", "/a", "/hidden"]
 
 
 def test_static_crawl_skips_traps_disallowed_and_query_loops(run_cli: RunCli, blog: Site) -> None:
@@ -144,7 +186,7 @@ def test_batch_obeys_robots_and_ignore_robots_says_so(run_cli: RunCli, blog: Sit
     records = {r["target"]: r for r in map(json.loads, _lines(refused.stdout))}
     assert records[target]["status"] == "robots-disallowed"
     assert records[blog.base + "/about"]["ok"]
-    assert refused.returncode == 9
+    assert refused.returncode == 20
     assert "robots.txt disallows" in refused.stderr
     ignored = run_cli(target, blog.base + "/about", "--no-render", "--ignore-robots")
     assert ignored.returncode == 0, ignored.stderr
@@ -172,6 +214,7 @@ def test_shards_split_by_host_and_cover_the_list(run_cli: RunCli, tmp_path: Path
     [
         (("--sitemap", "/html-sitemap.xml"), "is an HTML page, not a sitemap", 3),
         (("--feed", "/not-a-feed"), "is not an RSS or Atom feed", 3),
+        (("--feed", "/about"), "is an HTML page that announces no RSS or Atom feed", 3),
         (("--sitemap", "/loop/0.xml"), "index nested deeper than 2, not followed", 5),
     ],
 )
@@ -184,13 +227,23 @@ def test_bad_inputs_give_one_line(
     assert "Traceback" not in result.stderr
 
 
+def test_a_feed_robots_disallows_is_one_line_and_exit_20(run_cli: RunCli, blog: Site) -> None:
+    blog.routes["/private/feed.xml"] = blog.routes["/feed.xml"]
+    result = run_cli("--feed", blog.base + "/private/feed.xml", "--list-only")
+    assert result.returncode == 20
+    assert result.stderr.splitlines() == [
+        f"readermode: robots.txt disallows {blog.base}/private/feed.xml for readermode"
+    ]
+    assert "/private/feed.xml" not in blog.paths()
+
+
 def test_robots_that_hangs_or_is_garbage(run_cli: RunCli) -> None:
     """A robots.txt that never answers is unreachable (RFC 9309: the host is disallowed) after
     the budget; one that is garbage is read as allowing everything. Each says so in a line."""
     with serve(Site(hang_robots=True)) as hanging:
         hanging.routes["/feed.xml"] = xml("<rss/>")
         result = run_cli("--feed", hanging.base + "/feed.xml", "--list-only", "--timeout", "1")
-        assert result.returncode == 9
+        assert result.returncode == 20
         assert "robots.txt unreachable" in result.stderr
         assert "/feed.xml" not in hanging.paths()
     with serve(Site()) as garbage:

@@ -9,8 +9,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.browser.test_request_controls_render import REVEAL
 from tests.held import HeldResponse
 from tests.serve.harness import FixtureServer, ServeProcess, start_serve
+from tests.sites_server import Site, article, forward_proxy, html, serve
 
 pytestmark = pytest.mark.browser
 
@@ -198,6 +200,11 @@ def test_healthz_metrics_and_openapi(server: ServeProcess) -> None:
     assert 'endpoint="/{url}"' in metrics  # routes, never the URLs asked for
     spec = server.get("/openapi.json").json()
     assert {"/{url}", "/v1/extract", "/v1/compare", "/v1/batch", "/healthz", "/metrics"} <= set(spec["paths"])
+    controls = {"user_agent", "headers", "cookies", "proxy", "locale", "viewport", "wait_for",
+                "actions"}
+    for path in ("/v1/extract", "/v1/batch"):
+        body = spec["paths"][path]["post"]["requestBody"]["content"]["application/json"]
+        assert controls <= set(body["schema"]["properties"]), path
     docs = server.get("/docs")
     assert docs.status == 200 and "openapi.json" in docs.text
 
@@ -217,3 +224,71 @@ def test_openapi_names_every_route_and_only_those() -> None:
     from renderer.serve.openapi import openapi_spec
 
     assert api_routes == set(openapi_spec()["paths"])
+
+
+def _seen(site: Site, path: str) -> dict[str, str]:
+    """The headers of the first request ``site`` saw for ``path``."""
+    return next(headers for seen, headers in site.requests if seen == path)
+
+
+CONTROLS = {
+    "user_agent": "TestBot/2.0",
+    "headers": {"X-Token": "t0k"},
+    "cookies": [{"name": "sid", "value": "42", "domain": "127.0.0.1"}],
+    "locale": "de-DE",
+    "cache": False,
+}
+
+
+def test_request_controls_reach_the_page_on_both_paths(server: ServeProcess) -> None:
+    with serve(Site()) as site:
+        site.routes["/s"] = html(article("Static"))
+        site.routes["/r"] = html(REVEAL)
+        static = server.post("/v1/extract", {"url": site.base + "/s", "render": False, **CONTROLS})
+        assert static.status == 200, static.body
+        steps = [{"type": "#q", "text": "ferries"}, {"click": "#more"}, {"wait_for": "#done"}]
+        rendered = server.post(
+            "/v1/extract",
+            {"url": site.base + "/r", "viewport": "800x600", "actions": steps,
+             "formats": ["json"], **CONTROLS},
+        )  # fmt: skip
+        assert rendered.status == 200, rendered.body
+        for path in ("/s", "/r"):
+            headers = _seen(site, path)
+            assert headers["user-agent"] == "TestBot/2.0" and headers["x-token"] == "t0k"
+            assert headers["cookie"] == "sid=42"
+            assert headers["accept-language"].startswith("de-DE")
+    data = rendered.json()
+    assert "for ferries, in a window 800 wide, language de-DE" in data["text"]
+    actions = [entry["reason"] for entry in data["trace"] if entry["name"] == "action"]
+    assert actions == ["1: type into #q", "2: click #more", "3: wait_for #done"]
+
+
+def test_a_proxy_carries_extract_and_batch(server: ServeProcess) -> None:
+    with serve(Site()) as site, forward_proxy() as proxy:
+        for name in ("a", "b", "c"):
+            site.routes[f"/{name}"] = html(article(name))
+        through: dict[str, list[str]] = {}
+        for render, path in ((False, "/a"), (True, "/b")):
+            before = len(proxy.seen)
+            answer = server.post(
+                "/v1/extract",
+                {"url": site.base + path, "render": render, "proxy": proxy.url, "cache": False},
+            )
+            assert answer.status == 200, answer.body
+            through[path] = proxy.seen[before:]
+        before = len(proxy.seen)
+        started = server.post(
+            "/v1/batch",
+            {"urls": [site.base + "/c"], "proxy": proxy.url, "user_agent": "BatchBot/1",
+             "delay": 0, "formats": ["text"]},
+        )  # fmt: skip
+        assert started.status == 202, started.body
+        (line,) = [json.loads(x) for x in server.get(started.json()["url"]).text.splitlines()]
+        assert line["ok"], line
+        assert _seen(site, "/c")["user-agent"] == "BatchBot/1"
+        through["/c"] = proxy.seen[before:]
+    host = site.base.removeprefix("http://")
+    assert through["/a"] == [site.base + "/a"]  # the static fetch: a GET for the URL
+    for path in ("/b", "/c"):  # Chromium tunnels to the page's host
+        assert f"CONNECT {host}" in through[path], through

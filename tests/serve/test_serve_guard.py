@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+import http.server
 import socket
 import sys
+import threading
 from collections.abc import Iterator
 
 import pytest
 
 from tests.serve.harness import FixtureServer, ServeProcess, start_serve
+from tests.sites_server import Site, article, forward_proxy, html, serve
 
 pytestmark = pytest.mark.browser
 
@@ -142,4 +145,78 @@ def test_a_redirect_to_a_private_address_is_refused(
             assert answer.error["kind"] == "BlockedAddressError"
             assert "redirect" in answer.error["message"] or "127.0.0.1" in answer.error["message"]
     finally:
+        assert public.stop() == 0
+
+
+PUBLIC_LITERAL = "http://1.1.1.1/"
+"""A public address the guard lets through as a target. Nothing is ever sent to it: the
+proxy is refused first, and the test's proxy forwards to 127.0.0.1 only in any case."""
+
+
+def test_a_private_proxy_is_refused(server: ServeProcess) -> None:
+    with forward_proxy() as proxy:
+        for render in (False, True):
+            body = {"url": PUBLIC_LITERAL, "render": render, "proxy": proxy.url, "cache": False}
+            answer = server.request("POST", "/v1/extract", body, AUTH)
+            assert answer.status == 403, answer.body
+            assert answer.error["kind"] == "BlockedAddressError"
+            assert "127.0.0.1" in answer.error["message"]
+        batch = {"urls": [PUBLIC_LITERAL], "proxy": proxy.url, "user_agent": "X/1"}
+        refused = server.request("POST", "/v1/batch", batch, AUTH)
+        assert refused.status == 403 and refused.error["kind"] == "BlockedAddressError"
+    assert proxy.seen == []  # never used
+
+
+class _PublicPage(http.server.BaseHTTPRequestHandler):
+    """A page on 127.0.0.2 (public to the launcher's guard) linking to ``private``."""
+
+    private = ""
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802
+        body = (
+            "<!doctype html><html><head><title>Links</title></head><body><article>"
+            f"<h1>Links</h1><p>{'A public page with one link to a private one. ' * 8}</p>"
+            f'<a id="go" href="{self.private}">private</a></article></body></html>'
+        ).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def test_actions_cannot_reach_a_private_address(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    try:
+        page = http.server.ThreadingHTTPServer(("127.0.0.2", 0), _PublicPage)
+    except OSError:
+        pytest.skip("cannot listen on 127.0.0.2 here")
+    threading.Thread(target=page.serve_forever, daemon=True).start()
+    public = start_serve(
+        tmp_path_factory.mktemp("serve-actions"),
+        launcher=[sys.executable, "-m", "tests.serve.public_launcher"],
+    )
+    try:
+        with serve(Site()) as private:
+            private.routes["/secret"] = html(article("Secret"))
+            _PublicPage.private = private.base + "/secret"
+            start = f"http://public.test:{page.server_address[1]}/"
+            steps = [{"click": "#go"}, {"wait_for": "#never-there"}]
+            answer = public.request(
+                "POST", "/v1/extract", {"url": start, "actions": steps, "cache": False}
+            )
+            assert answer.status == 200, answer.body  # the public page, as it was
+            data = answer.json()
+            clicks = [e["reason"] for e in data["trace"] if e["name"] == "action"]
+            assert clicks == ["1: click #go"]  # the click ran and tried to leave
+            assert any(f"tried to go to {private.base}" in w for w in data["warnings"])
+            assert "Secret" not in answer.text
+            assert private.requests == []  # and nothing reached the private address
+    finally:
+        page.shutdown()
+        page.server_close()
         assert public.stop() == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
@@ -13,10 +14,12 @@ from extractor import (
     HTTPStatusError,
     InputTooLargeError,
     ReadermodeError,
+    RenderError,
 )
+from renderer.fetch.robots import RobotsDisallowedError
 from renderer.serve.admission import Admission
 from renderer.serve.auth import token_matches
-from renderer.serve.errors import ServiceError, http_status
+from renderer.serve.errors import ServiceError, error_response, http_status
 from tests.unit.test_batch import run_async
 
 
@@ -71,6 +74,8 @@ def test_a_request_waits_in_the_queue_no_longer_than_its_budget() -> None:
     ("error", "status"),
     [
         (BlockedAddressError("x"), 403),
+        (RobotsDisallowedError("robots.txt disallows http://h/p for readermode"), 403),
+        (RenderError("the browser failed"), 502),
         (InputTooLargeError(10, 5), 413),
         (BudgetExceededError("x"), 504),
         (HTTPStatusError(404, "http://x/"), 502),
@@ -80,6 +85,26 @@ def test_a_request_waits_in_the_queue_no_longer_than_its_budget() -> None:
 )
 def test_error_statuses(error: ReadermodeError, status: int) -> None:
     assert http_status(error) == status
+
+
+def test_robots_refusal_is_its_own_kind_and_code_in_one_line() -> None:
+    refusal = RobotsDisallowedError("robots.txt disallows http://h/p for readermode")
+    answer = error_response(refusal)
+    assert answer.status_code == 403
+    assert json.loads(answer.body) == {
+        "error": {
+            "kind": "RobotsDisallowedError",
+            "message": "robots.txt disallows http://h/p for readermode",
+            "exit_code": 20,
+        }
+    }
+    assert isinstance(refusal, RenderError)  # in the tree, under RenderError (9)
+    codes = {cls.exit_code for cls in _tree(ReadermodeError) if cls is not RobotsDisallowedError}
+    assert RobotsDisallowedError.exit_code not in codes  # its own
+
+
+def _tree(cls: type[ReadermodeError]) -> list[type[ReadermodeError]]:
+    return [cls, *(sub for child in cls.__subclasses__() for sub in _tree(child))]
 
 
 def test_token_check() -> None:

@@ -211,6 +211,27 @@ def test_failures_are_recorded_and_do_not_stop_the_batch() -> None:
     assert good["ok"] is True and "story with number 1" in good["text"] and good["stage"]
 
 
+def test_pages_captured_already_are_not_captured_again() -> None:
+    targets = [f"https://example.com/{n}" for n in range(1, 4)]
+    captured = {targets[0]: page(1), targets[1]: HTTPStatusError(404, targets[1])}
+    asked: list[str] = []
+
+    async def capture(target: str) -> Extraction:
+        asked.append(target)
+        return page(3)
+
+    emitted: list[PageRecord] = []
+    options = BatchOptions(jobs=2, per_host=2, delay=0, sitewide=None)
+    summary = run_async(
+        run_batch(targets, options, emit=emitted.append, capture=capture, captured=captured)
+    )
+    assert asked == [targets[2]]  # only the page nobody captured before
+    by_target = {r.target: r for r in emitted}
+    assert by_target[targets[0]].extraction is captured[targets[0]]
+    assert by_target[targets[1]].error_kind == "HTTPStatusError"
+    assert summary.exit_code == HTTPStatusError.exit_code
+
+
 def test_all_ok_exits_zero() -> None:
     targets = ["https://example.com/1", "https://example.com/2"]
     capture = fake_capture({t: page(n) for n, t in enumerate(targets, 1)})

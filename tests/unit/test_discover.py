@@ -17,7 +17,7 @@ from renderer.batch.runner import BatchOptions, run_batch
 from renderer.batch.seen import SeenStore
 from renderer.browser.options import RenderOptions
 from renderer.discover import DiscoverOptions, Sources, discover
-from renderer.discover.feeds import parse_feed
+from renderer.discover.feeds import MAX_FEED_LINKS, feed_links, looks_like_html, parse_feed
 from renderer.discover.fetcher import gunzip
 from renderer.discover.sitemaps import parse_sitemap
 from renderer.discover.urls import UrlFilter, normalise
@@ -159,6 +159,32 @@ def test_seen_store_max_age(tmp_path: Path) -> None:
         assert store.recent(["a", "b", "c"], 1800) == {"b"}
         store.remember("a", "http://h/a")  # captured again: young again
         assert store.recent(["a"], 1800) == {"a"}
+
+
+def test_feed_links_are_the_feeds_a_page_announces() -> None:
+    many = "".join(
+        f'<link rel="alternate" type="application/rss+xml" href="/tag/{n}.xml">' for n in range(9)
+    )
+    page = (
+        '<html><head><base href="http://h/blog/">'
+        '<link rel="alternate stylesheet" type="text/css" href="/a.css">'
+        '<link rel="alternate" type="application/atom+xml; charset=utf-8" href="atom.xml">'
+        '<link rel="alternate" type="application/atom+xml" href="atom.xml#again">'
+        '<link rel="alternate" hreflang="de" href="/de/">'
+        f"{many}</head><body></body></html>"
+    )
+    links = feed_links(page, "http://ignored/")
+    assert links[0] == "http://h/blog/atom.xml"  # <base href>, type parameters, one each
+    assert links[1:] == [f"http://h/tag/{n}.xml" for n in range(MAX_FEED_LINKS - 1)]
+    assert feed_links("", "http://h/") == []
+
+
+def test_looks_like_html_tells_pages_from_feeds() -> None:
+    assert looks_like_html(b"\n<!DOCTYPE html><html><head>")
+    assert looks_like_html(b"<html lang=en><body>")
+    assert not looks_like_html(b'<?xml version="1.0"?><rss version="2.0"><channel>')
+    assert not looks_like_html(b'<feed xmlns="http://www.w3.org/2005/Atom"><content><html>')
+    assert not looks_like_html(b"just words")
 
 
 def test_static_page_reader_feeds_the_crawl() -> None:
