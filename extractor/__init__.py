@@ -30,6 +30,7 @@ from ._errors import (
     OutputError,
     ReadermodeError,
     RenderError,
+    RobotsDisallowedError,
     UndecodableInputError,
 )
 from ._formats import (
@@ -118,6 +119,7 @@ __all__ = [
     "ReadabilityResult",
     "ReadermodeError",
     "RenderError",
+    "RobotsDisallowedError",
     "SITEWIDE_MIN_PAGES",
     "SITEWIDE_MIN_SHARE",
     "SITEWIDE_MIN_WORDS",

@@ -19,7 +19,8 @@ line on stderr and its own exit code (``exit_code``), so scripts can tell them a
     │   ├── NavigationError              (14) the browser could not load the page
     │   ├── BlockedAddressError          (16) a private/loopback/link-local/metadata address
     │   │                                     or file: URL refused by the network guard
-    │   └── LimitExceededError           (17) a named cap (DOM size, elements, redirects) hit
+    │   ├── LimitExceededError           (17) a named cap (DOM size, elements, redirects) hit
+    │   └── RobotsDisallowedError        (20) robots.txt disallows the URL for our token
     ├── NoContentError                   (15) every stage of the cascade came back empty
     │   └── ContentTooShortError         (18) content found, but shorter than --min-length
     └── OutputError                      (19) the result could not be written (-o, --bundle,
@@ -151,6 +152,13 @@ class LimitExceededError(RenderError):
         self.option = option
         self.limit = limit
         super().__init__(f"{detail}: over {option}={limit:,}")
+
+
+class RobotsDisallowedError(RenderError):
+    """robots.txt disallows the URL for our token (or the host's robots.txt is unreachable).
+    A code of its own: "the site said no" is not worth a retry, a failed render may be."""
+
+    exit_code = 20
 
 
 class ContentTooShortError(NoContentError):

@@ -35,6 +35,7 @@ from extractor import (
     ExtractOptions,
     Failure,
     ReadermodeError,
+    RobotsDisallowedError,
     SitewideOptions,
     TraceEntry,
     error_status,
@@ -43,7 +44,7 @@ from extractor import (
     site_key,
 )
 from renderer.browser.options import RenderOptions
-from renderer.fetch.robots import RobotsDisallowedError, RobotsPolicy
+from renderer.fetch.robots import RobotsPolicy
 from renderer.fetch.static import is_url, static_snapshot
 
 if TYPE_CHECKING:

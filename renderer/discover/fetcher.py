@@ -9,11 +9,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from extractor import InputTooLargeError, UndecodableInputError
+from extractor import InputTooLargeError, RobotsDisallowedError, UndecodableInputError
 from renderer.fetch.addresses import AddressGuard
 from renderer.fetch.controls import RequestControls
 from renderer.fetch.http import DEFAULT_TIMEOUT_S, USER_AGENT, FetchedPage, fetch_url
-from renderer.fetch.robots import RobotsDisallowedError, RobotsPolicy
+from renderer.fetch.robots import RobotsPolicy
 
 DISCOVERY_MAX_BYTES = 50_000_000
 """One sitemap or feed, decompressed: the sitemaps.org protocol's own cap (50 MB, 50,000 URLs);

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 
 from protego import Protego
 
-from extractor import HTTPStatusError, ReadermodeError, RenderError
+from extractor import HTTPStatusError, ReadermodeError
 from renderer.fetch.addresses import AddressGuard
 from renderer.fetch.controls import RequestControls
 from renderer.fetch.http import USER_AGENT, fetch_url
@@ -42,17 +42,6 @@ MAX_CRAWL_DELAY_S = 60.0
 value of hours (seen in the wild as a way of saying "go away") would stall the run."""
 
 Note = Callable[[str], None]
-
-
-class RobotsDisallowedError(RenderError):
-    """robots.txt disallows the URL for our token (or the host's robots.txt is unreachable).
-
-    A code of its own: 9 is ``RenderError``'s, which the service also raises for a browser
-    that failed, and a script must tell "the site said no" (do not retry) from that. The
-    class belongs in ``extractor/_errors.py``'s tree, drawn there, and lives here until it
-    moves (``docs/architecture.md``)."""
-
-    exit_code = 20
 
 
 @dataclass(frozen=True)

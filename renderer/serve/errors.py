@@ -26,8 +26,8 @@ from extractor import (
     OutputError,
     ReadermodeError,
     RenderError,
+    RobotsDisallowedError,
 )
-from renderer.fetch.robots import RobotsDisallowedError
 
 EXIT_TEMPFAIL = 75
 """``EX_TEMPFAIL`` (sysexits.h): try again later. A full queue or a draining server has no CLI

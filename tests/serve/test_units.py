@@ -15,8 +15,8 @@ from extractor import (
     InputTooLargeError,
     ReadermodeError,
     RenderError,
+    RobotsDisallowedError,
 )
-from renderer.fetch.robots import RobotsDisallowedError
 from renderer.serve.admission import Admission
 from renderer.serve.auth import token_matches
 from renderer.serve.errors import ServiceError, error_response, http_status

@@ -4,6 +4,7 @@ context run as Playwright runs its own, the newest first, each answering or hand
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from playwright.async_api import Route
@@ -37,7 +38,9 @@ def _handler(name: str, events: list[str], answer: bool) -> Any:
 
 
 def _run(chain: RouteChain, route: _Route) -> None:
-    asyncio.run(chain.run(route, 0))  # type: ignore[arg-type]
+    # on a thread of its own: pytest-playwright may keep an event loop in the main thread
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, chain.run(route, 0)).result(timeout=60)  # type: ignore[arg-type]
 
 
 def test_handlers_run_newest_first_and_past_the_last_go_to_playwright() -> None:
