@@ -2,7 +2,7 @@
 pages it was not trained on.
 
 Usage: train_block_model.py [--corpus DIR] [--iterations N] [--keep-at P] [--jobs N]
-[--cv-only] [--out FILE]
+[--cv-only] [--out FILE] [--held-out-types DIR]
 
 Each page is extracted as ``readermode FILE --no-render`` does, with the block vote asked on
 every page and its model replaced by a recorder: that gives each block's feature row (exactly
@@ -34,6 +34,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from held_out_types import HeldOutTypes  # noqa: E402
+
 import extractor._blockvote as blockvote  # noqa: E402
 import extractor._combine as combine  # noqa: E402
 from extractor import ReadermodeError, extract  # noqa: E402
@@ -77,8 +79,14 @@ class _Recorder:
         return np.zeros(len(rows))
 
 
+HELD: list[HeldOutTypes] = []
+"""The half page-type models when ``--held-out-types`` is given (set before the workers fork)."""
+
+
 def _record(page: WcxbPage) -> PageRows | None:
     recorder, blocks_seen, types_seen = _Recorder(), [], []
+    if HELD:
+        HELD[0].select(page.id)
     real_segment, real_voted = blockvote.segment, combine.voted
 
     def segment(body: object) -> list[PageBlock]:
@@ -201,7 +209,17 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--cv-only", action="store_true", help="print, do not write the model")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    parser.add_argument(
+        "--held-out-types",
+        type=Path,
+        metavar="DIR",
+        help="type each page with the half page-type model not fitted on it "
+        "(DIR from train_pagetype_model.py --fold-models): then the cross-validation holds "
+        "out the page types too",
+    )
     args = parser.parse_args()
+    if args.held_out_types:
+        HELD.append(HeldOutTypes(args.held_out_types))
 
     started = time.perf_counter()
     corpus = load_pages(args.corpus)
