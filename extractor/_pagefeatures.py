@@ -67,6 +67,34 @@ _DATE_TEXT = re.compile(
     re.I,
 )
 _NOT_TEXT = frozenset({"script", "style", "template", "noscript", "head", "title"})
+WORD_GROUPS: dict[str, frozenset[str]] = {
+    "service": frozenset({
+        "service", "services", "consulting", "consultancy", "solutions", "agency", "pricing",
+        "plans", "packages", "program", "programs", "certification", "calculator", "tools",
+        "insurance", "repair", "expert", "experts", "hire", "development", "company", "demo",
+        "features", "platform", "software", "rentals", "support", "training", "tutoring",
+    }),
+    "listing": frozenset({
+        "best", "top", "list", "directory", "events", "jobs", "courses", "results", "search",
+        "archive", "archives", "news", "latest", "rankings", "reviews", "page",
+    }),
+    "collection": frozenset({
+        "shop", "store", "collections", "collection", "category", "categories", "sale",
+        "catalog", "catalogue", "buy", "deals", "men", "women", "kids",
+    }),
+    "docs": frozenset({
+        "docs", "documentation", "api", "reference", "guide", "guides", "manual", "tutorial",
+        "handbook", "sdk", "glossary", "faq", "help",
+    }),
+    "forum": frozenset({
+        "forum", "forums", "thread", "threads", "topic", "discussion", "community", "question",
+        "questions", "answers", "reddit", "comments",
+    }),
+}  # fmt: skip
+"""Words of a type, counted among the URL's path words and the ``<title>``'s: "services" in
+a slug ("/generative-ai-consulting-services/") or "Pricing" in a title says service where no
+segment is exactly ``/services/``."""
+_WORD = re.compile(r"[a-z]+")
 _SLUG_WORD = re.compile(r"(?:^|[-_+])[a-z]+(?=[-_+.]|$)")
 _NUMERIC_ID = re.compile(r"\d{4,}")
 
@@ -88,6 +116,8 @@ FEATURES: tuple[str, ...] = (
     "short_block_share", *(f"log_{tag}" for tag in COUNTED_TAGS),
     "log_links", "log_cta", "log_forum_words", "log_docs_words", "log_prices", "log_per_period",
     "log_dates", "log_code_langs", "log_rel_pagination",
+    *(f"url_words_{group}" for group in WORD_GROUPS),
+    *(f"title_words_{group}" for group in WORD_GROUPS),
 )  # fmt: skip
 
 
@@ -121,6 +151,12 @@ def page_features(
     )
     values.update(_url_values(url))
     values.update(_dom_values(document))
+    path_words = _WORD.findall(urlsplit(url or "").path.lower())
+    title = document.find(".//title")
+    title_words = _WORD.findall((title.text_content() if title is not None else "").lower())
+    for group, words in WORD_GROUPS.items():
+        values[f"url_words_{group}"] = float(sum(word in words for word in path_words))
+        values[f"title_words_{group}"] = float(sum(word in words for word in title_words))
     return np.array([values[name] for name in FEATURES], dtype=np.float64)
 
 

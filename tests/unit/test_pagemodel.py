@@ -113,3 +113,12 @@ def test_url_shape_features() -> None:
 def test_features_take_the_rules_weights_as_given() -> None:
     row = page_features(parse_html("<p>x</p>"), None, {"forum": 2.5}, {}, {})
     assert row[FEATURES.index("rule_forum")] == 2.5 and row[FEATURES.index("rule_article")] == 0.0
+
+
+def test_type_words_are_counted_in_the_path_and_the_title() -> None:
+    html = "<html><head><title>Cloud Consulting Services | Acme</title></head><body><p>x</p></body></html>"
+    row = features(html, "https://acme.example/what-we-do/generative-ai-consulting-services/")
+    assert row["url_words_service"] == 2 and row["title_words_service"] == 2
+    assert row["url_words_forum"] == 0 and row["title_words_docs"] == 0
+    # A segment that is not exactly /services/ gives the rules nothing: only the words see it.
+    assert row["url_service"] == 0
