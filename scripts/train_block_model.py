@@ -14,7 +14,10 @@ Two-fold cross-validation by a hash of the page id: trees grown on one half rate
 half's blocks; per page type, the mean token F1 (the corpus's metric, on the kept blocks'
 words without the title line) of the vote, of the reading without it, and of the vote where
 ``extractor._combine.voted`` applies it, at several thresholds. Then the model is grown on
-every page and written, with its provenance. Needs scikit-learn (the ``bench`` extra); the
+every page and written, with its provenance. ``--held-out-types DIR`` types each page with the
+half page-type model not fitted on it (``train_pagetype_model.py --fold-models DIR``): the
+cross-validation then holds the page types out too, and the trees learn from types as noisy
+as a new page's; the shipped model is grown that way. Needs scikit-learn (the ``bench`` extra); the
 shipped model is read with numpy alone.
 """
 
@@ -246,6 +249,9 @@ def main() -> int:
         if args.keep_at in THRESHOLDS
         else {},
         "trained_by": "scripts/train_block_model.py",
+        "page_types": "each page typed by the half page-type model not fitted on it"
+        if HELD
+        else "the shipped page-type model",
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(export(model, args.keep_at, provenance), separators=(",", ":")))
