@@ -53,6 +53,9 @@ REPO = Path(__file__).resolve().parents[1]
 MODEL_PATH = REPO / "extractor" / "models" / "blocks.json"
 LABEL_SHARE = 0.5
 THRESHOLDS = (0.3, 0.35, 0.4, 0.45, 0.5)
+KEEP_AT = 0.35
+GUARD_SHARES = (0.05, 0.1, 0.2, 0.3)
+"""``combine.VOTE_MIN_SHARE`` values tried at ``KEEP_AT`` (rows ``min{share}@{KEEP_AT}``)."""
 TREE_PARAMS = {"learning_rate": 0.1, "max_leaf_nodes": 31, "max_depth": 8, "l2_regularization": 1.0}
 
 
@@ -160,12 +163,22 @@ def cross_validate(pages: list[PageRows], iterations: int) -> dict[str, dict[str
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for page, probabilities in held:
         without = token_score(page.reading, page.reference).f1
+        without_words = len(page.reading.split())
         for kind in ("all", page.type):
             scores["without"][kind].append(without)
             for keep_at in THRESHOLDS:
-                vote = token_score(_kept_text(page, probabilities, keep_at), page.reference).f1
+                kept = _kept_text(page, probabilities, keep_at)
+                vote = token_score(kept, page.reference).f1
                 scores[f"vote@{keep_at}"][kind].append(vote)
-                scores[f"shipped@{keep_at}"][kind].append(vote if page.voted else without)
+                # As combine._vote: a vote of under VOTE_MIN_SHARE of the words is rejected.
+                share = combine.VOTE_MIN_SHARE
+                kept_enough = len(kept.split()) >= share * without_words
+                shipped = vote if page.voted and kept_enough else without
+                scores[f"shipped@{keep_at}"][kind].append(shipped)
+                for share in GUARD_SHARES if keep_at == KEEP_AT else ():
+                    kept_enough = len(kept.split()) >= share * without_words
+                    guarded = vote if page.voted and kept_enough else without
+                    scores[f"min{share}@{keep_at}"][kind].append(guarded)
     return {
         system: {kind: statistics.fmean(values) for kind, values in by_kind.items()}
         for system, by_kind in scores.items()
@@ -208,7 +221,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--iterations", type=int, default=200)
-    parser.add_argument("--keep-at", type=float, default=0.35, help="threshold written out")
+    parser.add_argument("--keep-at", type=float, default=KEEP_AT, help="threshold written out")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--cv-only", action="store_true", help="print, do not write the model")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
