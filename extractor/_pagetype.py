@@ -201,7 +201,9 @@ def decide(
             f"{ruled.kind} rules: {weights[ruled.kind]:g} of evidence outweigh the model's {heard}"
         )
         return replace(ruled, evidence=(*notes, note))
-    kind = ranked[0][0]
+    # A forum turns the comments rule off: the model may say forum only where the rules saw
+    # some sign of one (posts with authors, a forum schema or URL), else its next pick.
+    kind = next(k for k, _ in ranked if k != "forum" or weights.get("forum", 0.0) > 0)
     note = f"{kind} model: {heard}"
     return PageType(kind=kind, weights=weights, evidence=(*notes, note), model=True)
 

@@ -12,7 +12,7 @@ import pytest
 from extractor import extract
 from extractor._pagefeatures import FEATURES, PAGE_TYPES, page_features
 from extractor._pagemodel import PageModelMismatchError, from_dict, page_model
-from extractor._pagetype import detect_page_type, page_reading
+from extractor._pagetype import decide, detect_page_type, page_reading
 from extractor._parse import parse_html
 from tests.unit.pagetype_pages import ARTICLE, DOCS, FORUM, SERVICE
 
@@ -122,3 +122,11 @@ def test_type_words_are_counted_in_the_path_and_the_title() -> None:
     assert row["url_words_forum"] == 0 and row["title_words_docs"] == 0
     # A segment that is not exactly /services/ gives the rules nothing: only the words see it.
     assert row["url_service"] == 0
+
+
+def test_the_model_says_forum_only_where_the_rules_saw_a_sign_of_one() -> None:
+    # An article that mentions a members' forum: no posts, schema or URL of one.
+    probabilities = np.array([0.28, 0.50, 0.02, 0.02, 0.02, 0.13, 0.03])
+    found = decide({"article": 0.5}, (), probabilities)
+    assert found.kind == "article" and found.evidence[-1].startswith("article model: forum 0.50")
+    assert decide({"forum": 1.0}, (), probabilities).kind == "forum"
