@@ -14,20 +14,31 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlsplit
 
 import lxml.etree
+import numpy as np
+import numpy.typing as npt
 from lxml.html import HtmlElement
 
 from ._jsonld import json_ld_nodes
+from ._pagefeatures import PAGE_TYPES as PAGE_TYPES
+from ._pagefeatures import page_features
+from ._pagemodel import page_model
 
-PAGE_TYPES = ("article", "forum", "product", "collection", "listing", "documentation", "service")
 DEFAULT_TYPE = "article"
 
 MIN_WEIGHT = 2.0
 """Below this much evidence for any type, the page is an article (the default)."""
+DECISIVE_WEIGHT = 3.0
+"""The rules' evidence for a type other than article from which the rules decide and the model
+is only heard: a page's main entity declared (a schema.org ``Product`` or
+``DiscussionForumPosting``, ``og:type product``) says more than its shape. Two-fold held out
+on wcxb-dev: 0.846 accuracy with the model alone, 0.848 with this."""
+MODEL_NOTE_MIN = 0.05
+"""Types the model rates at least this likely are named in its evidence line."""
 
 # schema.org types (JSON-LD or microdata) -> (page type, weight). A page's main entity says
 # most; types that also sit on other pages (FAQPage on service and product pages, WebPage
@@ -140,10 +151,15 @@ class PageType:
     kind: str
     weights: dict[str, float] = field(default_factory=dict)
     evidence: tuple[str, ...] = ()
+    model: bool = False
+    """Whether the page-type model chose ``kind`` (else the rules did)."""
 
     @property
     def shown(self) -> bool:
-        """Whether the page showed its type (an article by default has not)."""
+        """Whether the page showed its type: any type but an article, or an article with
+        ``MIN_WEIGHT`` of the rules' evidence (an article by default has not)."""
+        if self.kind != DEFAULT_TYPE:
+            return self.model or self.weights.get(self.kind, 0.0) >= MIN_WEIGHT
         return self.weights.get(self.kind, 0.0) >= MIN_WEIGHT
 
     def to_dict(self) -> dict[str, Any]:
@@ -161,16 +177,60 @@ class _Evidence:
 
 
 def detect_page_type(document: HtmlElement, url: str | None = None) -> PageType:
-    """The page's type, read from the untouched page (before any rule removed anything)."""
-    evidence = _Evidence()
-    counts = _count_dom(document)
-    _schema_evidence(document, counts.itemtypes, evidence)
-    _url_evidence(url, evidence)
-    _dom_evidence(counts, evidence)
-    weights = dict(evidence.weights)
+    """The page's type, read from the untouched page (before any rule removed anything): the
+    page-type model's pick over the rules' weights and the page's features (``_pagemodel``),
+    or the rules' alone when no model ships."""
+    weights, notes, row = page_reading(document, url)
+    model = page_model()
+    if model is None:
+        return rule_type(weights, notes)
+    return decide(weights, notes, model.probabilities(row))
+
+
+def decide(
+    weights: dict[str, float], notes: tuple[str, ...], probabilities: npt.NDArray[np.float64]
+) -> PageType:
+    """The rules' pick when their evidence for a type other than article reaches
+    ``DECISIVE_WEIGHT``, else the model's (``probabilities`` in ``PAGE_TYPES`` order); the
+    model's line closes the evidence either way."""
+    ruled = rule_type(weights, notes)
+    ranked = sorted(zip(PAGE_TYPES, probabilities, strict=True), key=lambda pair: -pair[1])
+    heard = ", ".join(f"{name} {p:.2f}" for name, p in ranked[:3] if p >= MODEL_NOTE_MIN)
+    if ruled.kind != DEFAULT_TYPE and weights[ruled.kind] >= DECISIVE_WEIGHT:
+        note = (
+            f"{ruled.kind} rules: {weights[ruled.kind]:g} of evidence outweigh the model's {heard}"
+        )
+        return replace(ruled, evidence=(*notes, note))
+    # A forum turns the comments rule off: the model may say forum only where the rules saw
+    # some sign of one (posts with authors, a forum schema or URL), else its next pick.
+    kind = next(k for k, _ in ranked if k != "forum" or weights.get("forum", 0.0) > 0)
+    note = f"{kind} model: {heard}"
+    return PageType(kind=kind, weights=weights, evidence=(*notes, note), model=True)
+
+
+def rule_type(weights: dict[str, float], notes: tuple[str, ...]) -> PageType:
+    """The rules' pick: the type with the most weight, an article below ``MIN_WEIGHT``."""
     best = max(PAGE_TYPES, key=lambda kind: weights.get(kind, 0.0))
     kind = best if weights.get(best, 0.0) >= MIN_WEIGHT else DEFAULT_TYPE
-    return PageType(kind=kind, weights=weights, evidence=tuple(evidence.notes))
+    return PageType(kind=kind, weights=weights, evidence=notes)
+
+
+def page_reading(
+    document: HtmlElement, url: str | None
+) -> tuple[dict[str, float], tuple[str, ...], npt.NDArray[np.float64]]:
+    """The rules' weight per type, their evidence, and the page's row of
+    ``_pagefeatures.FEATURES`` (the rules' weights among them)."""
+    evidence = _Evidence()
+    counts = _count_dom(document)
+    found, meta = _schema_counts(document, counts.itemtypes)
+    _schema_evidence(Counter(found), meta, evidence)
+    _url_evidence(url, evidence)
+    for kind, weight in url_weights(url).items():
+        meta[f"url:{kind}"] = str(weight)
+    shape = _dom_evidence(counts, evidence)
+    weights = dict(evidence.weights)
+    row = page_features(document, url, weights, found, meta, shape)
+    return weights, tuple(evidence.notes), row
 
 
 def _schema_name(value: str) -> str:
@@ -184,12 +244,29 @@ def _node_types(node: dict[str, Any]) -> list[str]:
     return [_schema_name(v) for v in values if isinstance(v, str)]
 
 
-def _schema_evidence(document: HtmlElement, itemtypes: list[str], evidence: _Evidence) -> None:
+def _schema_counts(
+    document: HtmlElement, itemtypes: list[str]
+) -> tuple[Counter[str], dict[str, str]]:
+    """schema.org type names (JSON-LD and microdata) with their counts, and the page's
+    ``<meta>`` properties and names (lower-cased) with ``datePublished`` and ``author`` when
+    a JSON-LD node states them."""
     found: Counter[str] = Counter()
+    meta: dict[str, str] = {}
     for node in json_ld_nodes(document):
         found.update(_node_types(node))
+        for key in ("datePublished", "author"):
+            if node.get(key):
+                meta[key] = "json-ld"
     for itemtype in itemtypes:
         found.update(_schema_name(v) for v in itemtype.split())
+    for element in document.iterfind(".//meta"):
+        name = (element.get("property") or element.get("name") or "").strip().lower()
+        if name and name not in meta:
+            meta[name] = element.get("content") or ""
+    return found, meta
+
+
+def _schema_evidence(found: Counter[str], meta: dict[str, str], evidence: _Evidence) -> None:
     if found["Product"] + found["ProductGroup"] >= RECORDS_MIN:
         evidence.add("collection", 3.0, f"{found['Product']} schema.org Product items")
         found["Product"] = found["ProductGroup"] = 0
@@ -197,18 +274,19 @@ def _schema_evidence(document: HtmlElement, itemtypes: list[str], evidence: _Evi
         if name in SCHEMA_TYPES:
             kind, weight = SCHEMA_TYPES[name]
             evidence.add(kind, weight, f"schema.org {name}" + (f" x{count}" if count > 1 else ""))
-    og_type = published = ""
-    for meta in document.iterfind(".//meta[@property]"):
-        name = meta.get("property", "").lower()
-        if name == "og:type":
-            og_type = (meta.get("content") or "").strip().lower()
-        elif name == "article:published_time":
-            published = meta.get("content") or ""
+    og_type = meta.get("og:type", "").strip().lower()
     if og_type in OG_TYPES:
         kind, weight = OG_TYPES[og_type]
         evidence.add(kind, weight, f"og:type {og_type}")
-    if published.strip():
+    if meta.get("article:published_time", "").strip():
         evidence.add("article", 1.5, "article:published_time")
+
+
+def url_weights(url: str | None) -> dict[str, float]:
+    """The URL's evidence alone, weight per type (read apart by the page-type model)."""
+    evidence = _Evidence()
+    _url_evidence(url, evidence)
+    return evidence.weights
 
 
 def _url_evidence(url: str | None, evidence: _Evidence) -> None:
@@ -322,7 +400,8 @@ def _record_run(crowded: list[HtmlElement]) -> tuple[int, int, HtmlElement | Non
 _PRICE_TEXT = re.compile(r"[$€£¥]\s?\d|\d[\d.,]*\s?(€|eur|usd|zł|kr)\b", re.I)
 
 
-def _dom_evidence(counts: _DomCounts, evidence: _Evidence) -> None:
+def _dom_evidence(counts: _DomCounts, evidence: _Evidence) -> dict[str, float]:
+    """The DOM's evidence, and the counts it was weighed on (``_pagefeatures.SHAPE``)."""
     kinds = counts.kinds
     if kinds["post"] >= FORUM_MIN_POSTS and (kinds["author"] + counts.times) >= FORUM_MIN_POSTS:
         # Never decisive alone: an article's comment section has posts with authors too.
@@ -346,3 +425,13 @@ def _dom_evidence(counts: _DomCounts, evidence: _Evidence) -> None:
             evidence.add(
                 "listing", 1.0 if records < 2 * RECORDS_MIN else 1.5, f"{records} sibling records"
             )
+    return {
+        **{
+            f"class_{kind}": float(kinds[kind])
+            for kind in ("post", "author", "price", "filter", "sidebar")
+        },
+        "cart": float(counts.cart),
+        "linked_headings": float(counts.linked_headings),
+        "records": float(records),
+        "priced_share": priced / records if records else 0.0,
+    }

@@ -1,7 +1,7 @@
 """WCXB benchmark: readermode static against its peers on seven page types, in one run.
 
 Usage: benchmark_wcxb.py [--corpus DIR] [--limit N] [--types a,b] [--systems a,b]
-[--sample N] [--render-sample N] [--concurrency N] [--out DIR]. ``--systems`` takes these
+[--sample N] [--render-sample N] [--concurrency N] [--out DIR] [--held-out-types DIR]. ``--systems`` takes these
 short names (default: all five):
 
   static            readermode static: what ``readermode FILE --no-render -f text`` prints,
@@ -54,6 +54,8 @@ import trafilatura
 from readability import Document
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from held_out_types import HeldOutTypes  # noqa: E402
+
 from extractor._token_score import TokenScore, mean_scores, snippet_hits, token_score  # noqa: E402
 from tests.corpus.wcxb import (  # noqa: E402
     CORPUS,
@@ -229,10 +231,15 @@ def plot(path: Path, scored: list[Scored], systems: list[str]) -> None:
     plt.close(fig)
 
 
-def score_in_process(pages: list[WcxbPage], systems: list[str], started: float) -> list[Scored]:
-    """The systems that need no browser, page by page."""
+def score_in_process(
+    pages: list[WcxbPage], systems: list[str], started: float, held: HeldOutTypes | None = None
+) -> list[Scored]:
+    """The systems that need no browser, page by page (typed by the half model that never saw
+    the page when ``held`` is given)."""
     scored: list[Scored] = []
     for n, page in enumerate(pages, 1):
+        if held is not None:
+            held.select(page.id)
         data = page.html_bytes()
         html = data.decode("utf-8", "replace")
         scored.extend(score(page, s, run_one(s, page, data, html)) for s in systems)
@@ -282,6 +289,13 @@ def main() -> None:
     )
     parser.add_argument("--concurrency", type=int, default=2, help="renders at a time")
     parser.add_argument("--out", type=Path, default=REPO / "benchmark-results", help="output dir")
+    parser.add_argument(
+        "--held-out-types",
+        type=Path,
+        metavar="DIR",
+        help="type each page with the half page-type model not fitted on it (static only; "
+        "DIR from train_pagetype_model.py --fold-models)",
+    )
     args = parser.parse_args()
     chosen = {s.strip() for s in args.systems.split(",") if s.strip()}
     if unknown := chosen - set(SYSTEMS):
@@ -290,7 +304,9 @@ def main() -> None:
     started = time.perf_counter()
     pages = choose_pages(args, parser)
     print(f"Corpus: {args.corpus} ({len(pages)} pages); systems: {', '.join(systems)}")
-    scored = score_in_process(pages, [s for s in systems if s not in RENDERED], started)
+    held = HeldOutTypes(args.held_out_types) if args.held_out_types else None
+    in_process = [s for s in systems if s not in RENDERED]
+    scored = score_in_process(pages, in_process, started, held)
     rendered_ids: set[str] = set()
     if any(s in RENDERED for s in systems):
         to_render = stratified_sample(pages, args.render_sample) if args.render_sample else pages

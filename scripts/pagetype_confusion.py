@@ -1,9 +1,12 @@
 """Page-type detection against wcxb-dev's labels: accuracy and the confusion matrix.
 
-Usage: pagetype_confusion.py [--sample N] [--errors N]. Reads each page as the static path does
+Usage: pagetype_confusion.py [--sample N] [--errors N] [--held-out-types DIR]. Reads each page as the static path does
 (``extractor._pagetype.detect_page_type`` on the decoded, parsed page, with the truth URL) and
 compares the result with ``_internal.page_type.primary`` (``category`` as ``collection``).
-``--errors N`` prints N misread pages per true type with their evidence.
+``--errors N`` prints N misread pages per true type with their evidence. The shipped page-type
+model was fitted on these pages: ``--held-out-types DIR`` (the half models of
+``train_pagetype_model.py --fold-models DIR``) types each page with the half model that never
+saw it, the figure to expect on other pages.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from held_out_types import HeldOutTypes  # noqa: E402
+
 from extractor import ReadermodeError  # noqa: E402
 from extractor._decode import decode_html  # noqa: E402
 from extractor._pagetype import PAGE_TYPES, detect_page_type  # noqa: E402
@@ -28,7 +33,9 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--sample", type=int, default=0, help="N pages per type (by id hash)")
     parser.add_argument("--errors", type=int, default=0, help="misread pages shown per type")
+    parser.add_argument("--held-out-types", type=Path, metavar="DIR", help="half models' dir")
     args = parser.parse_args()
+    held = HeldOutTypes(args.held_out_types) if args.held_out_types else None
     pages = load_pages(args.corpus)
     if args.sample:
         pages = stratified_sample(pages, args.sample)
@@ -42,6 +49,8 @@ def main() -> None:
         except ReadermodeError:  # as the static path: too large or undecodable, no type
             skipped += 1
             continue
+        if held is not None:
+            held.select(page.id)
         started = time.perf_counter()
         found = detect_page_type(document, page.url)
         ms.append((time.perf_counter() - started) * 1000)

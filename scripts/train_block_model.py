@@ -2,7 +2,7 @@
 pages it was not trained on.
 
 Usage: train_block_model.py [--corpus DIR] [--iterations N] [--keep-at P] [--jobs N]
-[--cv-only] [--out FILE]
+[--cv-only] [--out FILE] [--held-out-types DIR]
 
 Each page is extracted as ``readermode FILE --no-render`` does, with the block vote asked on
 every page and its model replaced by a recorder: that gives each block's feature row (exactly
@@ -14,7 +14,10 @@ Two-fold cross-validation by a hash of the page id: trees grown on one half rate
 half's blocks; per page type, the mean token F1 (the corpus's metric, on the kept blocks'
 words without the title line) of the vote, of the reading without it, and of the vote where
 ``extractor._combine.voted`` applies it, at several thresholds. Then the model is grown on
-every page and written, with its provenance. Needs scikit-learn (the ``bench`` extra); the
+every page and written, with its provenance. ``--held-out-types DIR`` types each page with the
+half page-type model not fitted on it (``train_pagetype_model.py --fold-models DIR``): the
+cross-validation then holds the page types out too, and the trees learn from types as noisy
+as a new page's; the shipped model is grown that way. Needs scikit-learn (the ``bench`` extra); the
 shipped model is read with numpy alone.
 """
 
@@ -34,6 +37,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from held_out_types import HeldOutTypes  # noqa: E402
+
 import extractor._blockvote as blockvote  # noqa: E402
 import extractor._combine as combine  # noqa: E402
 from extractor import ReadermodeError, extract  # noqa: E402
@@ -48,6 +53,9 @@ REPO = Path(__file__).resolve().parents[1]
 MODEL_PATH = REPO / "extractor" / "models" / "blocks.json"
 LABEL_SHARE = 0.5
 THRESHOLDS = (0.3, 0.35, 0.4, 0.45, 0.5)
+KEEP_AT = 0.35
+GUARD_SHARES = (0.05, 0.1, 0.2, 0.3)
+"""``combine.VOTE_MIN_SHARE`` values tried at ``KEEP_AT`` (rows ``min{share}@{KEEP_AT}``)."""
 TREE_PARAMS = {"learning_rate": 0.1, "max_leaf_nodes": 31, "max_depth": 8, "l2_regularization": 1.0}
 
 
@@ -77,8 +85,14 @@ class _Recorder:
         return np.zeros(len(rows))
 
 
+HELD: list[HeldOutTypes] = []
+"""The half page-type models when ``--held-out-types`` is given (set before the workers fork)."""
+
+
 def _record(page: WcxbPage) -> PageRows | None:
     recorder, blocks_seen, types_seen = _Recorder(), [], []
+    if HELD:
+        HELD[0].select(page.id)
     real_segment, real_voted = blockvote.segment, combine.voted
 
     def segment(body: object) -> list[PageBlock]:
@@ -149,12 +163,22 @@ def cross_validate(pages: list[PageRows], iterations: int) -> dict[str, dict[str
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for page, probabilities in held:
         without = token_score(page.reading, page.reference).f1
+        without_words = len(page.reading.split())
         for kind in ("all", page.type):
             scores["without"][kind].append(without)
             for keep_at in THRESHOLDS:
-                vote = token_score(_kept_text(page, probabilities, keep_at), page.reference).f1
+                kept = _kept_text(page, probabilities, keep_at)
+                vote = token_score(kept, page.reference).f1
                 scores[f"vote@{keep_at}"][kind].append(vote)
-                scores[f"shipped@{keep_at}"][kind].append(vote if page.voted else without)
+                # As combine._vote: a vote of under VOTE_MIN_SHARE of the words is rejected.
+                share = combine.VOTE_MIN_SHARE
+                kept_enough = len(kept.split()) >= share * without_words
+                shipped = vote if page.voted and kept_enough else without
+                scores[f"shipped@{keep_at}"][kind].append(shipped)
+                for share in GUARD_SHARES if keep_at == KEEP_AT else ():
+                    kept_enough = len(kept.split()) >= share * without_words
+                    guarded = vote if page.voted and kept_enough else without
+                    scores[f"min{share}@{keep_at}"][kind].append(guarded)
     return {
         system: {kind: statistics.fmean(values) for kind, values in by_kind.items()}
         for system, by_kind in scores.items()
@@ -197,11 +221,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--iterations", type=int, default=200)
-    parser.add_argument("--keep-at", type=float, default=0.35, help="threshold written out")
+    parser.add_argument("--keep-at", type=float, default=KEEP_AT, help="threshold written out")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--cv-only", action="store_true", help="print, do not write the model")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    parser.add_argument(
+        "--held-out-types",
+        type=Path,
+        metavar="DIR",
+        help="type each page with the half page-type model not fitted on it "
+        "(DIR from train_pagetype_model.py --fold-models): then the cross-validation holds "
+        "out the page types too",
+    )
     args = parser.parse_args()
+    if args.held_out_types:
+        HELD.append(HeldOutTypes(args.held_out_types))
 
     started = time.perf_counter()
     corpus = load_pages(args.corpus)
@@ -228,6 +262,9 @@ def main() -> int:
         if args.keep_at in THRESHOLDS
         else {},
         "trained_by": "scripts/train_block_model.py",
+        "page_types": "each page typed by the half page-type model not fitted on it"
+        if HELD
+        else "the shipped page-type model",
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(export(model, args.keep_at, provenance), separators=(",", ":")))

@@ -248,3 +248,32 @@ def test_kept_items_of_an_ordered_list_stay_in_an_ordered_list(monkeypatch) -> N
     assert isinstance(outcome, Candidate) and content is not None
     assert "<ol>" in content.html and "<ul>" not in content.html
     assert "Knead the dough" in content.text and "Share" not in content.text
+
+
+def test_a_vote_that_keeps_a_sliver_of_the_page_gives_way_to_the_policy(monkeypatch) -> None:
+    # The trees keep the heading alone (2 words) where trafilatura read every card.
+    model = from_dict(one_split_model("tag_h1"))
+    monkeypatch.setattr(blockvote, "block_model", lambda: model)
+    monkeypatch.setattr(combine_module, "VOTE_MIN_SHARE", 0.2)
+    cards = "".join(f"<p>{name} ${price}</p>" for name, price in (
+        ("Ridge Mid", 120), ("Valley Low", 95), ("Summit GTX", 180)))  # fmt: skip
+    reading = f"<h1>Walking boots</h1><p>Boots for long days on rough ground.</p>{cards}"
+
+    class Judge:
+        name = "trafilatura"
+
+        def __init__(self, *, comments: bool = False) -> None: ...
+
+        def __call__(self, page: StageInput) -> Candidate:
+            return Candidate(lxml.html.fragment_fromstring(reading, create_parent="div"))
+
+    monkeypatch.setattr(combine_module, "TrafilaturaStage", Judge)
+    html = "<p>Waterproof lining</p>"  # the cascade read a sliver too, one trafilatura did not
+    ours = CascadeResult("readability-lxml", CleanContent(html, html_to_text(html)), [])
+    result = combine(stage_input(), ours, LISTING)
+    vote = next(entry for entry in result.trace if entry.name == VOTE_STAGE)
+    assert vote.outcome == "rejected", vote.reason
+    assert "kept 2 words, under 0.2 of the" in vote.reason
+    assert result.stage == "trafilatura" and "Summit GTX" in result.content.text
+    monkeypatch.setattr(combine_module, "VOTE_MIN_SHARE", 0.0)  # no guard: the sliver stands
+    assert combine(stage_input(), ours, LISTING).stage == VOTE_STAGE

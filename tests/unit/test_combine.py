@@ -26,6 +26,7 @@ ARTICLE_SHOWN = PageType("article", {"article": 3.0})
 UNSHOWN = PageType("article", {})
 FORUM = PageType("forum", {"forum": 4.0})
 DOCS = PageType("documentation", {"documentation": 3.0})
+PRODUCT = PageType("product", {"product": 3.0})
 
 
 def fixed_judge(html: str | None):
@@ -73,7 +74,8 @@ def test_policy_follows_the_page_type() -> None:
     assert policy_for(ARTICLE_SHOWN) is Policy.OURS
     assert policy_for(UNSHOWN) is Policy.UNION
     assert policy_for(FORUM) is Policy.UNION
-    assert policy_for(DOCS) is Policy.THEIRS
+    assert policy_for(DOCS) is Policy.UNION
+    assert policy_for(PRODUCT) is Policy.THEIRS
 
 
 def test_an_article_that_shows_its_type_keeps_the_cascade_reading(monkeypatch) -> None:
@@ -126,7 +128,7 @@ def test_theirs_takes_the_judge_selection(monkeypatch) -> None:
     monkeypatch.setattr(
         combine_module, "TrafilaturaStage", fixed_judge("<h2>Install</h2><p>Run the installer.</p>")
     )
-    result = combine(page(), accepted("<p>Sidebar link list</p><h2>Install</h2>"), DOCS)
+    result = combine(page(), accepted("<p>Sidebar link list</p><h2>Install</h2>"), PRODUCT)
     assert result.stage == "trafilatura"
     assert "Sidebar" not in result.content.text
     assert "Run the installer." in result.content.text
@@ -135,7 +137,7 @@ def test_theirs_takes_the_judge_selection(monkeypatch) -> None:
 def test_a_judge_with_nothing_leaves_the_cascade_reading_and_says_why(monkeypatch) -> None:
     monkeypatch.setattr(combine_module, "TrafilaturaStage", fixed_judge(None))
     original = accepted(OURS)
-    result = combine(page(), original, DOCS)
+    result = combine(page(), original, PRODUCT)
     assert result.stage == "readability-lxml" and result.content == original.content
     entry = result.trace[-1]
     assert entry.outcome == "skipped" and "no main content" in entry.reason

@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from extractor import extract
-from extractor._pagetype import DEFAULT_TYPE, MIN_WEIGHT, PAGE_TYPES, detect_page_type
+from extractor._pagetype import (
+    DEFAULT_TYPE,
+    MIN_WEIGHT,
+    PAGE_TYPES,
+    PageType,
+    detect_page_type,
+    page_reading,
+    rule_type,
+)
 from extractor._parse import parse_html
 
 PROSE = "<p>" + "The ferry schedule agreed after months of talks starts in spring. " * 4 + "</p>"
@@ -15,8 +23,14 @@ def page(head: str = "", body: str = PROSE) -> str:
     return f"<html><head><title>T</title>{head}</head><body>{body}</body></html>"
 
 
-def detect(html: str, url: str | None = None):
+def detect(html: str, url: str | None = None) -> PageType:
     return detect_page_type(parse_html(html), url)
+
+
+def rules(html: str, url: str | None = None) -> PageType:
+    """The rules' pick alone (what the page-type model reads beside the page's features)."""
+    weights, notes, _ = page_reading(parse_html(html), url)
+    return rule_type(weights, notes)
 
 
 def json_ld(kind: str) -> str:
@@ -60,12 +74,12 @@ def test_og_type_product_group_is_a_collection() -> None:
         ("https://example.org/services/seo", "service"),
     ],
 )
-def test_url_shape_decides_when_the_page_says_nothing(url: str, kind: str) -> None:
-    assert detect(page(), url).kind == kind
+def test_url_shape_decides_the_rules_when_the_page_says_nothing(url: str, kind: str) -> None:
+    assert rules(page(), url).kind == kind
 
 
 def test_no_evidence_is_an_article_that_has_not_shown_itself() -> None:
-    found = detect(page(), "https://example.org/x")
+    found = rules(page(), "https://example.org/x")
     assert found.kind == DEFAULT_TYPE
     assert not found.shown
     assert found.evidence == ()
@@ -83,7 +97,7 @@ def test_comment_sections_alone_do_not_make_a_forum() -> None:
         f'<div class="reply"><span class="author">A{i}</span><p>Nice post number {i}.</p></div>'
         for i in range(8)
     )
-    found = detect(page(body=PROSE + posts))
+    found = rules(page(body=PROSE + posts))
     assert found.kind == "article"
     assert any(note.startswith("forum +1") for note in found.evidence)
 
@@ -93,14 +107,14 @@ def test_a_grid_of_priced_cards_is_a_collection() -> None:
         f'<li class="card"><a href="/p/{i}">Widget model {i}</a> <span>$1{i}.99</span></li>'
         for i in range(8)
     )
-    found = detect(page(body=f"<ul>{cards}</ul>"))
+    found = rules(page(body=f"<ul>{cards}</ul>"))
     assert found.kind == "collection"
     assert "collection +2: 8 sibling records, 8 with prices" in found.evidence
 
 
 def test_an_add_to_cart_button_makes_a_product() -> None:
     body = PROSE + '<span class="price">$12</span><button>Add to cart</button>'
-    assert detect(page(body=body), "https://shop.example.org/blue-widget").kind == "product"
+    assert rules(page(body=body), "https://shop.example.org/blue-widget").kind == "product"
 
 
 def test_extraction_reports_its_page_type_in_json_and_trace() -> None:
