@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -250,6 +251,35 @@ def test_ray_to_a_folder_refuses_a_format_per_page(run_cli: RunCli, tmp_path: Pa
     assert bad.returncode == 2 and "JSON Lines shards" in bad.stderr
 
 
+def _batch_actors(state: object, before: set[str] | None = None) -> dict[str, dict]:
+    """The live ``BatchWorker`` actors by id, leaving out the ids in ``before``: actors an
+    earlier run killed may still show as alive for a moment."""
+    return {
+        actor_id: info
+        for actor_id, info in state.actors().items()  # type: ignore[attr-defined]
+        if info.get("State") == "ALIVE"
+        and "BatchWorker" in str(info.get("ActorClassName"))
+        and actor_id not in (before or set())
+    }
+
+
+def _kill_a_busy_worker(local: Cluster, worker: object, before: set[str]) -> str:
+    """Kill the worker node if one of this run's actors runs there; else kill one of them.
+    Both are inside a partition by then. SPREAD is best effort: Ray may put both actors on
+    the head, and the worker node's death would then lose nothing, so the actor's process is
+    killed instead, the same loss of a worker. Says which it killed."""
+    from ray._private import state
+
+    actors = _batch_actors(state, before)
+    assert actors, "no live BatchWorker actor of this run to kill"
+    worker_node = getattr(worker, "node_id", None)
+    if any(info.get("Address", {}).get("NodeID") == worker_node for info in actors.values()):
+        local.remove_node(worker, allow_graceful=False)  # killed: see the test's note
+        return "node"
+    os.kill(int(next(iter(actors.values()))["Pid"]), signal.SIGKILL)
+    return "actor"
+
+
 def test_a_worker_node_killed_mid_run_loses_no_page(
     cluster,
     run_cli: RunCli,
@@ -271,17 +301,23 @@ def test_a_worker_node_killed_mid_run_loses_no_page(
             return len({part_of[host_of(base + "/")] for base in gate.hosts})
 
         out = tmp_path / "pages"
+        from ray._private import state
+
+        before = set(_batch_actors(state))
+        # The fetch timeout outlasts every hold: a held page must not fail while Ray restarts.
+        timeout = str(WAIT_S + RERUN_WAIT_S)
         with ThreadPoolExecutor(max_workers=1) as pool:
             run = pool.submit(
-                run_cli, "-i", str(listing), "--no-render", "--delay", "0", "--ray", "-o", str(out)
-            )
+                run_cli, "-i", str(listing), "--no-render", "--delay", "0", "--timeout", timeout,
+                "--ray", "-o", str(out),
+            )  # fmt: skip
             with gate.arrived:
                 assert gate.arrived.wait_for(lambda: busy_partitions() >= 2, WAIT_S)
                 assert not gate.repeated()
             # Killed, not removed gracefully: with a graceful removal the lost partition was
             # sometimes not run again within the backstop under load (1 full suite in 2, 1 of
             # 3 concurrent runs); killed, 5 of 5 concurrent runs passed.
-            local.remove_node(worker, allow_graceful=False)  # its actor dies holding a partition
+            _kill_a_busy_worker(local, worker, before)  # an actor dies holding a partition
             # Every page is still held: the dead actor returned nothing. The partition it held
             # runs again on the restarted actor, which asks for one of its pages again.
             with gate.arrived:
