@@ -18,7 +18,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from renderer.batch.ray_runner import BatchWorker, run_batch_on_ray  # noqa: E402
+from renderer.batch.ray_runner import BatchWorker, run_batch_on_ray, start_local_ray  # noqa: E402
 from renderer.batch.runner import BatchOptions, run_batch  # noqa: E402
 from renderer.browser.options import RenderOptions  # noqa: E402
 
@@ -77,7 +77,11 @@ def main() -> None:
     args = parser.parse_args()
     urls = targets(serve_hosts(args.hosts), args.pages)
     options = BatchOptions(
-        jobs=4, per_host=2, delay=0, sitewide=None, render_options=RenderOptions(block_private=False)
+        jobs=4,
+        per_host=2,
+        delay=0,
+        sitewide=None,
+        render_options=RenderOptions(block_private=False),
     )
     print(f"{len(urls)} rendered pages on {args.hosts} hosts (127.0.0.1), jobs 4, per-host 2")
     started = time.perf_counter()
@@ -87,7 +91,7 @@ def main() -> None:
 
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    start_local_ray(num_cpus=2)  # on 127.0.0.1 only
     for actors in (1, 2):
         started = time.perf_counter()
         summary = run_batch_on_ray(urls, options, address=None, actors=actors, emit=lambda r: None)

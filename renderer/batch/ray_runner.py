@@ -36,6 +36,8 @@ from renderer.batch.runner import (
 )
 from renderer.batch.shard import shard_of
 
+LOOPBACK = "127.0.0.1"
+
 PARTITIONS_PER_ACTOR = 4
 """Partitions per actor: small enough that a lost actor costs a quarter of its share, large
 enough that a host's pages stay together (one partition holds whole hosts)."""
@@ -114,6 +116,24 @@ class BatchWorker:
             self._capturer = None
 
 
+def start_local_ray(num_cpus: int | None = None) -> None:
+    """A one-machine Ray cluster for this run, every process on 127.0.0.1. Ray binds its own
+    node to the machine's outward address even when told 127.0.0.1, unless multi-node
+    clusters are switched off (its switch for laptops, read when Ray is imported, hence the
+    constant too): a local run has no other node to reach, so nothing need listen outward."""
+    os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"  # inherited by Ray's processes
+    import ray
+    from ray._private import ray_constants
+
+    ray_constants.ENABLE_RAY_CLUSTER = False
+    ray.init(
+        num_cpus=num_cpus,
+        _node_ip_address=LOOPBACK,
+        log_to_driver=False,
+        include_dashboard=False,
+    )
+
+
 def partitions(targets: Sequence[str], count: int) -> list[list[str]]:
     """``targets`` in ``count`` parts by host, input order kept in each; empty parts dropped."""
     parts: list[list[str]] = [[] for _ in range(count)]
@@ -140,7 +160,10 @@ def run_batch_on_ray(
     import ray  # the optional extra: only a --ray run needs it
 
     if not ray.is_initialized():
-        ray.init(address=address, log_to_driver=False, include_dashboard=False)
+        if address is None:
+            start_local_ray()
+        else:
+            ray.init(address=address, log_to_driver=False, include_dashboard=False)
     unique = list(dict.fromkeys(targets))
     order = {target: index for index, target in enumerate(unique)}
     worker_class = ray.remote(BatchWorker).options(

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -261,6 +263,24 @@ def _batch_actors(state: object, before: set[str] | None = None) -> dict[str, di
         and "BatchWorker" in str(info.get("ActorClassName"))
         and actor_id not in (before or set())
     }
+
+
+def test_ray_alone_starts_a_cluster_on_the_loopback_only() -> None:
+    """``--ray`` without an address: a cluster of its own whose node is 127.0.0.1, not the
+    machine's outward address (in a process of its own: this module's driver is connected)."""
+    probe = (
+        "import ray\n"
+        "from renderer.batch.ray_runner import start_local_ray\n"
+        "start_local_ray(num_cpus=1)\n"
+        "print(sorted({node['NodeManagerAddress'] for node in ray.nodes()}))\n"
+        "ray.shutdown()\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == f"[{LOOPBACK!r}]"
 
 
 def _kill_a_busy_worker(local: Cluster, worker: object, before: set[str]) -> str:
