@@ -89,7 +89,8 @@ def block_matrix(
     blocks: Sequence[PageBlock], ours: Reading, theirs: Reading, page_type: PageType
 ) -> npt.NDArray[np.float64]:
     """One row of ``FEATURES`` per block."""
-    own = np.array([_own(block, ours, theirs) for block in blocks], dtype=np.float64)
+    flags: dict[str, list[float]] = {}  # blocks of one grid share their ancestors' classes
+    own = np.array([_own(block, ours, theirs, flags) for block in blocks], dtype=np.float64)
     count = len(blocks)
     sizes = np.array([len(block.tokens) for block in blocks], dtype=np.float64)
     total = float(sizes.sum()) or 1.0
@@ -116,7 +117,17 @@ def block_matrix(
     return np.column_stack([own, np.tile(page, (count, 1)), np.column_stack(context)])
 
 
-def _own(block: PageBlock, ours: Reading, theirs: Reading) -> list[float]:
+def _class_flags(marks: str, flags: dict[str, list[float]]) -> list[float]:
+    """Which ``CLASS_GROUPS`` the class names ``marks`` say, memoised in ``flags``."""
+    known = flags.get(marks)
+    if known is None:
+        known = flags[marks] = [float(bool(group.search(marks))) for group in _GROUPS.values()]
+    return known
+
+
+def _own(
+    block: PageBlock, ours: Reading, theirs: Reading, flags: dict[str, list[float]]
+) -> list[float]:
     words = len(block.tokens)
     vote_ours, vote_theirs = ours.vote(block.tokens), theirs.vote(block.tokens)
     tag = _HEADING_TAGS.get(str(block.element.tag), str(block.element.tag))
@@ -134,12 +145,12 @@ def _own(block: PageBlock, ours: Reading, theirs: Reading) -> list[float]:
         max(vote_ours, vote_theirs),
         block.depth / 30,
         *(float(tag == name) for name in TAGS_OTHER),
-        *(float(bool(group.search(every_class))) for group in _GROUPS.values()),
-        *(float(bool(group.search(near_class))) for group in _GROUPS.values()),
+        *_class_flags(every_class, flags),
+        *_class_flags(near_class, flags),
         *(float(name in above) for name in ANCESTOR_TAGS_ALL),
         sum(text.count(mark) for mark in ".,;:!?") / words,
         float(text.rstrip()[-1:] in (".", "!", "?", ":")),
-        sum(char.isdigit() for char in text) / max(len(text), 1),
+        sum(map(str.isdigit, text)) / max(len(text), 1),
         sum(len(token) for token in block.tokens) / words / 10,
         float(bool(_PRICE.search(text))),
         math.log1p(block.siblings_alike),
