@@ -127,6 +127,7 @@ def start_local_ray(num_cpus: int | None = None) -> None:
 
     ray_constants.ENABLE_RAY_CLUSTER = False
     ray.init(
+        address="local",  # a new cluster: without it Ray joins one already running here
         num_cpus=num_cpus,
         _node_ip_address=LOOPBACK,
         log_to_driver=False,
