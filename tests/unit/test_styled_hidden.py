@@ -1,0 +1,64 @@
+"""On a product page what its style sheets hide (tabs, accordions, a "view details" dialog) is
+content: a rendered snapshot's ``display`` marks are dropped there, so the rendered page keeps
+what its served markup shows. On an article the marks still remove what they mark."""
+
+from __future__ import annotations
+
+import json
+
+from extractor import HIDDEN_MARK, PageSnapshot, extract
+
+DETAILS = (
+    "The upper is an engineered mesh that breathes on long runs, and the midsole foam returns "
+    "energy with every stride while staying light enough for daily training."
+)
+PROSE = (
+    "Runners who train every day want a shoe that stays comfortable mile after mile, and this "
+    "one was built around that idea from the first sketch to the final fitting. "
+) * 3
+
+
+def _product_page(hidden: str) -> str:
+    data = {
+        "@context": "https://schema.org",
+        "@type": "Product",
+        "name": "Trail Runner 3",
+        "offers": {"@type": "Offer", "price": "120.00", "priceCurrency": "USD"},
+    }
+    return (
+        "<html><head><title>Trail Runner 3</title>"
+        '<meta property="og:type" content="product">'
+        f'<script type="application/ld+json">{json.dumps(data)}</script></head><body>'
+        "<main><h1>Trail Runner 3</h1><p class='price'>$120.00</p>"
+        f"<button>Add to cart</button><p>{PROSE}</p>"
+        f'<div class="tab-panel" {hidden}><h2>Details</h2><p>{DETAILS}</p></div>'
+        "</main></body></html>"
+    )
+
+
+def _article_page(hidden: str) -> str:
+    return (
+        "<html><head><title>A day on the trail</title>"
+        '<meta property="og:type" content="article"></head><body><article>'
+        f"<h1>A day on the trail</h1><p>{PROSE}</p><p>{PROSE}</p>"
+        f'<div class="promo" {hidden}><p>{DETAILS}</p></div></article></body></html>'
+    )
+
+
+def _rendered(html: str) -> PageSnapshot:
+    return PageSnapshot(html=html, url="https://shop.example/p/trail-runner-3")
+
+
+def test_a_product_keeps_what_its_style_sheets_hide() -> None:
+    extraction = extract(_rendered(_product_page(f'{HIDDEN_MARK}="display"')))
+    assert extraction.page_type == "product"
+    assert DETAILS in extraction.text
+    changed = [e for e in extraction.trace if e.name == "hidden" and e.outcome == "changed"]
+    assert changed and changed[0].count == 1
+
+
+def test_an_article_drops_what_its_style_sheets_hide() -> None:
+    extraction = extract(_rendered(_article_page(f'{HIDDEN_MARK}="display"')))
+    assert extraction.page_type == "article"
+    assert DETAILS not in extraction.text
+    assert not any(e.name == "hidden" and e.outcome == "changed" for e in extraction.trace)
