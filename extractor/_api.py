@@ -30,7 +30,7 @@ from ._rules import apply_rules
 from ._stages import DEFAULT_STAGES
 from ._text import count_words
 from ._title import title_from_page
-from ._typed import page_type_entry, typed_rules, typed_stages, unhide_styled_content
+from ._typed import page_type_entry, typed_rules, typed_stages
 from ._types import (
     Comments,
     Extraction,
@@ -40,6 +40,7 @@ from ._types import (
     with_metadata_source,
     with_text,
 )
+from ._unhide import unhide
 
 Source: TypeAlias = PageSnapshot | bytes | str | HtmlElement
 
@@ -156,7 +157,7 @@ def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extrac
     # untouched page (metadata, base URL, code languages) was read above.
     cleaned = document
     trace: list[TraceEntry] = [page_type_entry(page_type)]
-    snapshot, unhidden = unhide_styled_content(page_type, snapshot, cleaned)
+    snapshot, unhidden = unhide(page_type, snapshot, cleaned)
     if unhidden is not None:
         trace.append(unhidden)
     if (revealed := reveal_noscript_page(cleaned)) is not None:

@@ -12,15 +12,10 @@ the article benchmark's (the figures are in the commits that made them).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from lxml.html import HtmlElement
-
 from ._cascade import Stage
 from ._pagetype import DEFAULT_TYPE, PageType
 from ._records import CONTAINMENT, RecordsStage
-from ._rules import HIDDEN_MARK
-from ._types import PageSnapshot, TraceEntry
+from ._types import TraceEntry
 
 WIDENED_STAGE = "readability-lxml"
 """The stage whose pick ``RecordsStage`` widens on pages that are not articles."""
@@ -36,38 +31,6 @@ def typed_rules(page_type: PageType, rules: frozenset[str]) -> frozenset[str]:
     if page_type.kind in KEEP_COMMENTS_ON:
         return rules - {"comments"}
     return rules
-
-
-STYLE_HIDDEN_IS_CONTENT = frozenset({"product"})
-"""Types whose content the page's style sheets hide: a product's description, specifications
-and reviews sit in tabs, accordions and "view details" dialogs that are display:none until
-clicked. On these the renderer's ``display`` marks are dropped, so a rendered page keeps
-what its served markup shows, as the static path does (which sees no style sheet)."""
-
-STYLE_MARK = f' {HIDDEN_MARK}="display"'
-"""How the renderer's snapshot writes the mark of an element styled display:none."""
-
-
-def unhide_styled_content(
-    page_type: PageType, snapshot: PageSnapshot, document: HtmlElement
-) -> tuple[PageSnapshot, TraceEntry | None]:
-    """On a type in ``STYLE_HIDDEN_IS_CONTENT``: ``document`` (in place) and the snapshot (for
-    the stages that parse it again) without the renderer's ``display`` marks, and the trace's
-    note of how many there were; else both as they are."""
-    if page_type.kind not in STYLE_HIDDEN_IS_CONTENT or STYLE_MARK not in snapshot.html:
-        return snapshot, None
-    marked = document.xpath(f'//*[@{HIDDEN_MARK}="display"]')
-    for element in marked:
-        del element.attrib[HIDDEN_MARK]
-    entry = TraceEntry(
-        kind="rule",
-        name="hidden",
-        outcome="changed",
-        reason=f"{page_type.kind} page: {len(marked)} elements its style sheets hide are read "
-        "as content (tabs, accordions, detail dialogs)",
-        count=len(marked),
-    )
-    return replace(snapshot, html=snapshot.html.replace(STYLE_MARK, "")), entry
 
 
 def typed_stages(page_type: PageType, stages: tuple[Stage, ...]) -> tuple[Stage, ...]:

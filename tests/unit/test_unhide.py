@@ -1,12 +1,15 @@
-"""On a product page what its style sheets hide (tabs, accordions, a "view details" dialog) is
-content: a rendered snapshot's ``display`` marks are dropped there, so the rendered page keeps
-what its served markup shows. On an article the marks still remove what they mark."""
+"""Where the renderer's hidden marks are not believed (``extractor/_unhide.py``). On a product
+page what its style sheets hide (tabs, accordions, a "view details" dialog) is content; a page
+whose layout hides most of its text was never revealed by its scripts; both are read as
+served. On an article with a small hidden block the marks still remove what they mark."""
 
 from __future__ import annotations
 
 import json
 
 from extractor import HIDDEN_MARK, PageSnapshot, extract
+from extractor._parse import parse_html
+from extractor._unhide import UNREVEALED_SHARE, hidden_share
 
 DETAILS = (
     "The upper is an engineered mesh that breathes on long runs, and the midsole foam returns "
@@ -62,3 +65,31 @@ def test_an_article_drops_what_its_style_sheets_hide() -> None:
     assert extraction.page_type == "article"
     assert DETAILS not in extraction.text
     assert not any(e.name == "hidden" and e.outcome == "changed" for e in extraction.trace)
+
+
+def _unrevealed_page(mark: str) -> str:
+    """An article inside a ``<main>`` its anti-flicker snippet keeps hidden until a script
+    answers (one that never did), under a short visible header."""
+    return (
+        "<html><head><title>A day on the trail</title></head><body>"
+        "<header><a href='/'>Trail News</a></header>"
+        f"<main {mark}><article><h1>A day on the trail</h1><p>{PROSE}</p><p>{DETAILS}</p>"
+        "</article></main></body></html>"
+    )
+
+
+def test_a_page_its_scripts_never_revealed_is_read_as_served() -> None:
+    page = _unrevealed_page(f'{HIDDEN_MARK}="visibility"')
+    assert hidden_share(parse_html(page)) >= UNREVEALED_SHARE
+    extraction = extract(_rendered(page))
+    assert DETAILS in extraction.text
+    changed = [e for e in extraction.trace if e.name == "hidden" and e.outcome == "changed"]
+    assert changed and "never revealed" in (changed[0].reason or "")
+
+
+def test_an_overlay_over_most_of_the_page_is_still_removed() -> None:
+    """Only the layout's marks are dropped: a dialog over the page is not its content."""
+    page = _unrevealed_page(f'{HIDDEN_MARK}="overlay"')
+    assert hidden_share(parse_html(page)) < UNREVEALED_SHARE  # overlay is not a layout mark
+    with_overlay = extract(_rendered(page.replace("<header>", f"<p>{PROSE}</p><header>")))
+    assert DETAILS not in with_overlay.text
