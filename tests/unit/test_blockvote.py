@@ -275,5 +275,7 @@ def test_a_vote_that_keeps_a_sliver_of_the_page_gives_way_to_the_policy(monkeypa
     assert vote.outcome == "rejected", vote.reason
     assert "kept 2 words, under 0.2 of the" in vote.reason
     assert result.stage == "trafilatura" and "Summit GTX" in result.content.text
+    # Forums are not guarded: there a short vote is a thread's posts against the union's chrome.
+    assert combine(stage_input(), ours, PageType("forum", {"forum": 4.0})).stage == VOTE_STAGE
     monkeypatch.setattr(combine_module, "VOTE_MIN_SHARE", 0.0)  # no guard: the sliver stands
     assert combine(stage_input(), ours, LISTING).stage == VOTE_STAGE
