@@ -152,20 +152,23 @@ def _vote(
     """The block vote's reading, unless it keeps too few words, or (on ``VOTE_GUARDED_TYPES``)
     under ``VOTE_MIN_SHARE`` of what the page reads without it: then that reading, the vote's
     rejection in its trace."""
+    theirs_words = count_words(theirs.text)
     judged = _entry(
         TrafilaturaStage.name,
         "accepted",
         f"a judge of the block vote beside {accepted.stage}: its reading is one of the votes",
-        count_words(theirs.text),
+        theirs_words,
     )
     stage = BlockVoteStage(accepted.content.text, theirs.text, page_type)
     found, content, vote_refinements = attempt(stage, page)
     words = count_words(content.text) if content is not None else 0
-    # What the page reads without the vote (a merge) is computed only when it is needed: no
-    # reading without the vote holds more words than the two readings together.
-    guarded = VOTE_MIN_SHARE > 0 and page_type.kind in VOTE_GUARDED_TYPES
-    bound = count_words(accepted.content.text) + count_words(theirs.text)
-    doubtful = guarded and words < VOTE_MIN_SHARE * bound
+    # What the page reads without the vote (a merge) is computed only when it is needed: a
+    # merge of the two readings holds no more words than both together.
+    doubtful = (
+        VOTE_MIN_SHARE > 0
+        and page_type.kind in VOTE_GUARDED_TYPES
+        and words < VOTE_MIN_SHARE * (count_words(accepted.content.text) + theirs_words)
+    )
     without = _without_vote(policy, page, page_type, accepted, theirs) if doubtful else None
     if isinstance(found, Candidate) and content is not None and words >= MIN_WORDS:
         without_words = count_words(without.content.text) if without is not None else 0

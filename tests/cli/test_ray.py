@@ -337,14 +337,14 @@ def test_a_worker_node_killed_mid_run_loses_no_page(
             # Killed, not removed gracefully: with a graceful removal the lost partition was
             # sometimes not run again within the backstop under load (1 full suite in 2, 1 of
             # 3 concurrent runs); killed, 5 of 5 concurrent runs passed.
-            _kill_a_busy_worker(local, worker, before)  # an actor dies holding a partition
+            killed = _kill_a_busy_worker(local, worker, before)  # dies holding a partition
             # Every page is still held: the dead actor returned nothing. The partition it held
             # runs again on the restarted actor, which asks for one of its pages again.
             with gate.arrived:
                 rerun = gate.arrived.wait_for(gate.repeated, RERUN_WAIT_S)
             gate.open.set()
             result = run.result(timeout=600)
-    assert rerun, "no page was asked for again: the killed actor's partition never re-ran"
+    assert rerun, f"no page was asked for again: the partition of the {killed} killed never re-ran"
     assert result.returncode == 0, result.stderr
     records = _shard_records(out)
     counts = Counter(record["target"] for record in records)

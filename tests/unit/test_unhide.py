@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from extractor import HIDDEN_MARK, PageSnapshot, extract
+from extractor import HIDDEN_MARK, VISIBLE_MARK, PageSnapshot, extract
 from extractor._parse import parse_html
 from extractor._unhide import UNREVEALED_SHARE, hidden_share
 
@@ -89,7 +89,17 @@ def test_a_page_its_scripts_never_revealed_is_read_as_served() -> None:
 
 def test_an_overlay_over_most_of_the_page_is_still_removed() -> None:
     """Only the layout's marks are dropped: a dialog over the page is not its content."""
-    page = _unrevealed_page(f'{HIDDEN_MARK}="overlay"')
-    assert hidden_share(parse_html(page)) < UNREVEALED_SHARE  # overlay is not a layout mark
-    with_overlay = extract(_rendered(page.replace("<header>", f"<p>{PROSE}</p><header>")))
-    assert DETAILS not in with_overlay.text
+    # Prose outside the dialog, so that the page has content once the dialog is removed.
+    page = _unrevealed_page(f'{HIDDEN_MARK}="overlay"').replace(
+        "<header>", f"<p>{PROSE}</p><header>"
+    )
+    assert hidden_share(parse_html(page)) == 0.0  # overlay is not a layout mark
+    assert DETAILS not in extract(_rendered(page)).text
+
+
+def test_a_visibility_mark_undone_below_does_not_count_as_hidden() -> None:
+    """As the ``hidden`` rule reads it: a subtree shown again below its visibility mark is
+    not hidden, so it does not make the page look unrevealed."""
+    shown = f'<p {VISIBLE_MARK}="visibility">{PROSE}</p>'
+    page = _unrevealed_page(f'{HIDDEN_MARK}="visibility"').replace("<article>", f"<article>{shown}")
+    assert hidden_share(parse_html(page)) == 0.0
