@@ -19,7 +19,7 @@ from ._errors import ContentTooShortError, EmptyInputError, NoContentError
 from ._filters import filter_content
 from ._furniture import normalise_title
 from ._markdown import html_to_markdown
-from ._metadata import read_metadata
+from ._metadata import read_metadata, read_title
 from ._noscript import reveal_noscript_page
 from ._options import CROSS_CHECK, ExtractOptions
 from ._pagetype import PageType, detect_page_type
@@ -206,7 +206,11 @@ def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extrac
         page_type_evidence=page_type.evidence,
     )
     extraction = with_text(extraction, text)  # read already: no second reading of the html
-    return with_metadata_source(extraction, partial(read_page_metadata, snapshot))
+    return with_metadata_source(
+        extraction,
+        partial(read_page_metadata, snapshot),
+        title=partial(read_page_title, snapshot),
+    )
 
 
 def _read(
@@ -230,6 +234,11 @@ def _read(
 def read_page_metadata(snapshot: PageSnapshot) -> Metadata:
     """The page's metadata, from a parse of its own: the extraction changed its parse."""
     return read_metadata(parse_html(snapshot.html), snapshot)
+
+
+def read_page_title(snapshot: PageSnapshot) -> str | None:
+    """The metadata's title alone (``Extraction.title``), from a parse of its own."""
+    return read_title(parse_html(snapshot.html), snapshot)
 
 
 def page_titles(document: HtmlElement, snapshot: PageSnapshot) -> frozenset[str]:

@@ -156,14 +156,28 @@ class _Sources:
     base: str | None
 
 
+def _read_sources(document: HtmlElement, snapshot: PageSnapshot) -> _Sources:
+    tags = read_tags(document, snapshot.base_url)
+    rj = snapshot.readability or ReadabilityResult(content=None)
+    base = resolve_base_url(document, snapshot.base_url)
+    return _Sources(tags, read_json_ld(document, tags.title), rj, base)
+
+
+def read_title(document: HtmlElement, snapshot: PageSnapshot) -> str | None:
+    """``read_metadata``'s title alone: the title line of text and Markdown output wants
+    nothing else, and the dates (htmldate) are most of a whole reading's time."""
+    found = _read_sources(document, snapshot)
+    picker = _Picker()
+    site_name = _site_name(picker, found)
+    return _title(picker, found.tags, clean(found.ld.title), clean(found.rj.title), site_name)
+
+
 def read_metadata(document: HtmlElement, snapshot: PageSnapshot) -> Metadata:
     """Metadata from the untouched parse of the page, completed by Readability.js's result.
 
     Fields are picked in this order, which is the order of ``Metadata.sources``."""
-    tags = read_tags(document, snapshot.base_url)
-    ld = read_json_ld(document, tags.title)
-    rj = snapshot.readability or ReadabilityResult(content=None)
-    found = _Sources(tags, ld, rj, resolve_base_url(document, snapshot.base_url))
+    found = _read_sources(document, snapshot)
+    tags, ld, rj = found.tags, found.ld, found.rj
     picker = _Picker()
     site_name = _site_name(picker, found)
     title = _title(picker, tags, clean(ld.title), clean(rj.title), site_name)

@@ -200,6 +200,10 @@ FROM_PAGE: Any = _Unset("read from the page")
 
 METADATA_SOURCE = "_metadata_source"
 """Key, in an ``Extraction``'s ``__dict__``, of the callable that reads its metadata."""
+TITLE_SOURCE = "_title_source"
+"""Key of the callable that reads the metadata's title alone (``Extraction.title``)."""
+TITLE = "_title"
+"""Key of the title ``TITLE_SOURCE`` read."""
 
 
 class _LazyField:
@@ -239,11 +243,18 @@ def _read_attached_metadata(extraction: Extraction) -> Metadata:
     return source() if source is not None else Metadata()
 
 
-def with_metadata_source(extraction: Extraction, source: Callable[[], Metadata]) -> Extraction:
+def with_metadata_source(
+    extraction: Extraction,
+    source: Callable[[], Metadata],
+    title: Callable[[], str | None] | None = None,
+) -> Extraction:
     """``extraction`` (made without ``metadata``) reading its metadata with ``source`` when
-    first asked; ``source`` should be picklable (a ``functools.partial``) like the rest."""
+    first asked, and its ``title`` with ``title`` while the metadata is unread; both should be
+    picklable (a ``functools.partial``) like the rest."""
     if extraction.__dict__.get("metadata") is None:
         extraction.__dict__[METADATA_SOURCE] = source
+        if title is not None:
+            extraction.__dict__[TITLE_SOURCE] = title
     return extraction
 
 
@@ -297,8 +308,21 @@ class Extraction:
         if "html" in changes:
             revised.__dict__["text"] = revised.__dict__["markdown"] = None
         if "metadata" in changes:
-            revised.__dict__.pop(METADATA_SOURCE, None)
+            for key in (METADATA_SOURCE, TITLE_SOURCE, TITLE):
+                revised.__dict__.pop(key, None)
         return revised
+
+    @property
+    def title(self) -> str | None:
+        """``metadata.title``; while the metadata is unread, read alone (the title line of
+        text and Markdown output wants no dates, which are most of reading metadata)."""
+        state = self.__dict__
+        if state.get("metadata") is not None or TITLE_SOURCE not in state:
+            return self.metadata.title
+        if TITLE not in state:
+            state[TITLE] = state[TITLE_SOURCE]()
+        title: str | None = state[TITLE]
+        return title
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON output's fields, in a stable order."""

@@ -37,12 +37,15 @@ def render_output(
     body = {"markdown": extraction.markdown, "text": extraction.text, "html": extraction.html}[
         output_format
     ]
-    body = headline(extraction.metadata.title, output_format) + body.rstrip("\n") + "\n"
+    with_front_matter = with_metadata and output_format in FRONT_MATTER_FORMATS
+    # The title alone is cheaper to read than the whole metadata, unless that is read anyway.
+    title = extraction.metadata.title if with_front_matter else extraction.title
+    body = headline(title, output_format) + body.rstrip("\n") + "\n"
     if extraction.comments is not None and output_format in FRONT_MATTER_FORMATS:
         comments = getattr(extraction.comments, output_format).rstrip("\n")
         heading = "## Comments" if output_format == "markdown" else "Comments"
         body += f"\n{COMMENTS_RULE[output_format]}\n\n{heading}\n\n{comments}\n"
-    if with_metadata and output_format in FRONT_MATTER_FORMATS:
+    if with_front_matter:
         header = front_matter(extraction.metadata, url=extraction.url)
         body = f"{header}\n{body}" if header else body
     return body

@@ -250,3 +250,27 @@ def test_title_from_page(
     title: str | None, h1s: list[str], sites: list[str], expected: tuple[str, str] | None
 ) -> None:
     assert title_from_page(title, h1s, sites) == expected
+
+
+@pytest.mark.parametrize("page", CASES, ids=lambda path: path.stem)
+def test_title_read_alone_is_the_metadata_title(page: Path) -> None:
+    case = json.loads(page.with_suffix(".json").read_text(encoding="utf-8"))
+    html = page.read_text(encoding="utf-8")
+    alone = extract(html, url=case["url"])
+    assert alone.title == case["expected"]["title"]
+    assert alone.__dict__.get("metadata") is None  # the title did not read the rest (the dates)
+    assert alone.metadata.title == alone.title
+
+
+def test_text_output_reads_the_title_alone_and_front_matter_reads_it_once() -> None:
+    from renderer.formats import render_output
+
+    page = FIXTURES / "metadata" / "jsonld-graph.html"
+    extraction = extract(page.read_bytes(), url="https://coast.example/news/harbour-wall")
+    text = render_output(extraction, "text")
+    assert text.startswith(f"{extraction.title}\n\n")
+    assert extraction.__dict__.get("metadata") is None
+    with_front = extract(page.read_bytes(), url="https://coast.example/news/harbour-wall")
+    markdown = render_output(with_front, "markdown", with_metadata=True)
+    assert "_title" not in with_front.__dict__  # the whole metadata gave the title
+    assert f"# {with_front.title}" in markdown
