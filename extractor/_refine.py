@@ -11,6 +11,8 @@ up in the trace when it removes something:
 - ``article-boundary``: when the page marks exactly one ``<article>`` and the candidate is mostly
   that article, top-level blocks that are not part of it (a sign-off box, a newsletter plug
   merged in as a sibling) are dropped: the author drew that boundary.
+- ``actions``: calls to action and interface controls on a line of their own ("Get started",
+  "Add to cart", "Edit this page"): see ``_actions``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 import lxml.etree
 from lxml.html import HtmlElement
 
+from ._actions import select_standalone_actions
 from ._furniture import select_bylines, select_captions, select_headline
 from ._rules import remove_and_record
 from ._text import folded_words
@@ -170,6 +173,13 @@ REFINEMENTS: tuple[Refinement, ...] = (
         "headline",
         "the headline repeating the title (it is the metadata's title)",
         lambda root, context: select_headline(root, context.titles),
+    ),
+    # On the reading, not the page: a product card's "Shop now" is how the stages tell a
+    # grid of records from prose.
+    Refinement(
+        "actions",
+        "calls to action and interface controls standing alone (sign in, add to cart ...)",
+        lambda root, context: select_standalone_actions(root),
     ),
 )
 REFINEMENT_NAMES: frozenset[str] = frozenset(r.name for r in REFINEMENTS)

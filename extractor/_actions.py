@@ -1,0 +1,121 @@
+"""Calls to action and interface controls that stand alone: "Sign in", "Get started",
+"Add to cart", "Edit this page on GitHub", "Was this page helpful?".
+
+Service, product and documentation pages put them between their sections, inside the
+container every stage keeps, so no container-level judge can drop them; the wcxb-dev ground
+truth lists them among the snippets an extraction must not contain. They are told by their
+words, and only when nothing else stands beside them in their block: "please contact us for
+details" in a sentence is content, a lone "Contact us" button is not. Phrases that annotators
+keep as content ("Learn more", "Read more" under a teaser) are left out on purpose.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from lxml.html import HtmlElement
+
+_CONTROL_TAGS = ("a", "button")
+# Elements whose text the phrases below may be the whole of, besides links and buttons.
+_UI_TAGS = ("a", "button", "p", "span", "div", "h2", "h3", "h4", "h5", "h6", "label", "summary")
+_INLINE = frozenset({"span", "strong", "b", "em", "i", "small", "font", "u", "mark", "label"})
+_INLINE_NEIGHBOURS = _INLINE | {"a", "code", "abbr", "time", "sup", "sub", "cite", "q"}
+
+_EDGES = re.compile(r"^[\W_]+|[\W_]+$")
+_SPACES = re.compile(r"\s+")
+_ACTION = re.compile(
+    r"(?:log|sign) ?(?:in|on|up|out)(?: (?:now|here|free|for free|today))?"
+    r"|register(?: (?:now|here|today|for free))?|create (?:an |your |a )?(?:free )?account"
+    r"|join (?:now|free|for free|today|us)|my account"
+    r"|get started(?: (?:now|free|for free|today|here))?"
+    r"|get (?:a |an |your )?(?:free )?(?:quote|demo|estimate|consultation|offer)"
+    r"|(?:start|claim|begin) (?:your |a )?(?:free )?(?:trial|demo)|free trial"
+    r"|(?:start|try)(?: it| us)? (?:now|free|for free|today|building|sharing|here)"
+    r"|(?:book|request|schedule|watch) (?:a |an |your )?(?:free |live )?(?:demo|quote|call"
+    r"|consultation|strategy call|pricing|estimate|callback|meeting|tour|appointment|webinar)"
+    r"|request (?:info|information|more information|a proposal)"
+    r"|(?:contact|call|email|message) (?:us|sales|an expert|our team)(?: (?:today|now))?"
+    r"|(?:talk|speak|chat) (?:to|with) (?:us|sales|an? (?:expert|specialist|advisor|consultant)"
+    r"|our team|someone)|get in touch|let[’']?s (?:talk|connect|chat)"
+    r"|see (?:plans|pricing|all plans)|view (?:plans|pricing|webinar|demo)"
+    r"|(?:download|apply|subscribe|buy|shop|order|enrol|enroll|install|record|donate) "
+    r"(?:now|today|here)|subscribe|apply|add to (?:cart|basket|bag|wishlist|wish list)"
+    r"|edit (?:this page|on github)(?: on github)?|copy (?:for llm|page|link)|view as markdown"
+    r"|ask about this (?:section|page)|reply with quote|ask (?:a )?question|upvote|downvote"
+    # The legal links of a site's footer, wherever the page repeats them.
+    r"|privacy(?: policy| notice| statement| settings| choices)?|your privacy choices"
+    r"|terms(?: of (?:service|use|sale))?|terms (?:and|&) conditions|legal(?: notice)?"
+    r"|cookies?(?: policy| settings| preferences| notice)?|accessibility(?: statement)?"
+    r"|imprint|impressum|sitemap|refunds?(?: policy)?|(?:\w+ )?(?:subscriber|user) agreement"
+    r"|do not sell(?: or share)? my personal information"
+)
+_INTERFACE = re.compile(
+    r"was this (?:page|article|answer) helpful|rate this (?:page|article)|back to top"
+    r"|click to expand|open table of contents(?: panel)?|jump to"
+)
+
+
+def normalised(text: str) -> str:
+    """``text`` as the phrases match it: lower case, one space, no punctuation at the ends."""
+    return _EDGES.sub("", _SPACES.sub(" ", text).strip().lower())
+
+
+def _phrase_elements(root: HtmlElement) -> Iterator[HtmlElement]:
+    for el in root.iter(*_UI_TAGS):
+        text = el.text_content()
+        if len(text) > 60 or not text.strip():
+            continue
+        words = normalised(text)
+        if (el.tag in _CONTROL_TAGS and _ACTION.fullmatch(words)) or _INTERFACE.fullmatch(words):
+            yield el
+
+
+def _rest(element: HtmlElement, found: set[HtmlElement]) -> tuple[str, int]:
+    """The words of ``element`` outside the phrase elements in it, and how many those are."""
+    rest, count = element.text_content(), 0
+    for inner in element.iter(*_UI_TAGS):
+        if inner in found:
+            rest = rest.replace(inner.text_content(), " ", 1)
+            count += 1
+    return normalised(rest), count
+
+
+def _line_of(element: HtmlElement, found: set[HtmlElement]) -> tuple[HtmlElement, int]:
+    """The outermost inline wrapper of ``element`` holding no words but phrase elements'
+    (``<strong><a>…``, a ``<span>`` of legal links), and how many phrase elements it holds."""
+    line, count = element, 1
+    while (parent := line.getparent()) is not None and parent.tag in _INLINE:
+        words, held = _rest(parent, found)
+        if words:
+            break
+        line, count = parent, held
+    return line, count
+
+
+def _stands_alone(element: HtmlElement, found: set[HtmlElement]) -> bool:
+    """Whether ``element`` is a line of its own: in a group of phrase elements with nothing
+    else, or with no words before or after it and no inline neighbour with words."""
+    line, count = _line_of(element, found)
+    if count > 1:
+        return True
+    if (parent := line.getparent()) is None:
+        return False
+    before, after = line.getprevious(), line.getnext()
+    text_before = before.tail if before is not None else parent.text
+    if normalised(text_before or "") or normalised(line.tail or ""):
+        return False
+    return not any(
+        neighbour is not None
+        and neighbour.tag in _INLINE_NEIGHBOURS
+        and neighbour not in found
+        and normalised(neighbour.text_content())
+        for neighbour in (before, after)
+    )
+
+
+def select_standalone_actions(root: HtmlElement) -> list[HtmlElement]:
+    """The phrase elements of ``root`` that stand on a line of their own."""
+    found = list(_phrase_elements(root))
+    chosen = set(found)
+    return [el for el in found if _stands_alone(el, chosen)]

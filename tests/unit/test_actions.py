@@ -1,0 +1,86 @@
+"""The "actions" rule: calls to action and interface controls on a line of their own go;
+the same words inside a sentence, and phrases annotators keep as content, stay."""
+
+from __future__ import annotations
+
+import lxml.html
+import pytest
+
+from extractor import ExtractOptions, extract
+from extractor._actions import select_standalone_actions
+from extractor._options import ALL_RULES
+
+SECTION = "<h2>Fast rollouts</h2><p>Ship a change to every region in under a minute.</p>"
+
+
+def selected(body: str) -> list[str]:
+    root = lxml.html.document_fromstring(f"<html><body>{body}</body></html>")
+    return [" ".join(el.text_content().split()) for el in select_standalone_actions(root)]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        # A button after a section, inside the section's own container.
+        (f'<div>{SECTION}<a class="btn" href="/signup">Get started →</a></div>', ["Get started →"]),
+        (f"<section>{SECTION}<button>Request a demo</button></section>", ["Request a demo"]),
+        # Two buttons side by side are one line of controls.
+        (
+            '<div><a href="/join">Sign up</a> | <a href="/login">Log in</a></div>',
+            ["Sign up", "Log in"],
+        ),
+        # Wrapped in inline formatting that holds nothing else.
+        ('<p><strong><a href="/cart">Add to cart</a></strong></p>', ["Add to cart"]),
+        # Interface lines that are not links.
+        (
+            "<div><p>Was this page helpful?</p><button>Yes</button></div>",
+            ["Was this page helpful?"],
+        ),
+        ('<div class="bbCodeBlock-expandLink">Click to expand...</div>', ["Click to expand..."]),
+        # A footer's legal links repeated inside the content.
+        (
+            '<span><a href="/privacy">Privacy Policy</a> &nbsp;|&nbsp; '
+            '<a href="/terms">Terms of Service</a></span>',
+            ["Privacy Policy", "Terms of Service"],
+        ),
+    ],
+)
+def test_controls_on_a_line_of_their_own_are_selected(body: str, expected: list[str]) -> None:
+    assert selected(body) == expected
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '<p>For volume pricing please <a href="/contact">contact us</a> before ordering.</p>',
+        '<p>Read the <a href="/privacy">privacy policy</a></p><p>Then <a href="/join">sign up</a>.</p>',
+        # A link among other links that are not controls: a menu, the chrome rule's business.
+        '<div><a href="/">Home</a><a href="/login">Log in</a></div>',
+        # "Learn more" under a teaser is kept by the benchmark's annotators.
+        f'<div>{SECTION}<a href="/rollouts">Learn more</a></div>',
+        # A heading that happens to use the words is a section of the page, not a control.
+        "<h2>Contact us</h2><p>Our office is open on weekdays.</p>",
+        # Long link text is not a control, whatever it starts with.
+        '<div><a href="/a">Sign up for the spring workshop on soil and compost</a></div>',
+    ],
+)
+def test_the_same_words_as_content_are_kept(body: str) -> None:
+    assert selected(body) == []
+
+
+def test_the_refinement_removes_them_from_the_reading_and_can_be_switched_off() -> None:
+    prose = "".join(
+        f"<p>Paragraph {n} of the guide explains how a rollout reaches every region, how "
+        "it is watched, and how it is undone when an error rate climbs past its limit.</p>"
+        for n in range(6)
+    )
+    page = (
+        "<html><head><title>Rollouts</title></head><body><main><h1>Rollouts</h1>"
+        f'{prose}<div><a class="cta" href="/trial">Start free trial</a></div></main></body></html>'
+    )
+    read = extract(page)
+    assert "Start free trial" not in read.text
+    assert "how a rollout reaches every region" in read.text
+    assert [e.excerpt for e in read.trace if e.name == "actions"] == ["Start free trial"]
+    kept = extract(page, options=ExtractOptions(rules=ALL_RULES - {"actions"}))
+    assert "Start free trial" in kept.text
