@@ -31,19 +31,27 @@ EXTRA_MIN_S = 1.0
 """Even a capture that spent its grace gets this long for an extra it asked for."""
 
 
-async def run_readability(session: PageSession, html: str) -> tuple[Any, str | None]:
-    try:
-        expression = readability_expression()
-    except ReadabilityUnavailable as exc:
-        return None, str(exc)
-    started = time.monotonic()
-    try:
-        raw = await session.evaluate(
-            expression, run_options(html, hidden_attribute=HIDDEN_MARK), cap=20.0
-        )
-    except (TimeoutError, PlaywrightError) as exc:
-        return None, f"Readability.js did not finish: {type(exc).__name__}"
-    session.mark("readability", started)
+async def run_readability(
+    session: PageSession, html: str, done: dict[str, Any] | None = None
+) -> tuple[Any, str | None]:
+    """Readability.js on the snapshot ``html``; ``done``: its run already made on that snapshot
+    in the snapshot's own call (``settle._first_snapshot``), read instead of running again."""
+    raw = done
+    if raw is not None:
+        session.timings["readability"] = round(float(raw.get("ms") or 0.0) / 1000, 3)
+    else:
+        try:
+            expression = readability_expression()
+        except ReadabilityUnavailable as exc:
+            return None, str(exc)
+        started = time.monotonic()
+        try:
+            raw = await session.evaluate(
+                expression, run_options(html, hidden_attribute=HIDDEN_MARK), cap=20.0
+            )
+        except (TimeoutError, PlaywrightError) as exc:
+            return None, f"Readability.js did not finish: {type(exc).__name__}"
+        session.mark("readability", started)
     run = parse_run(raw or {})
     if run.error:
         return run.result, f"Readability.js failed: {run.error}"

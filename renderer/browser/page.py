@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
@@ -121,6 +123,8 @@ class _Capture:
     defences: PageDefences
     guard: BrowserGuard | None
     served: ServedDocument
+    loaded: Callable[[], None]
+    """Called once the page has loaded: the pool opens the next capture's context then."""
 
 
 async def _render_page(
@@ -128,6 +132,7 @@ async def _render_page(
 ) -> PageSnapshot:
     async with pool.tab() as tab:
         capture = await _open(tab, request, options, Deadline(options.budget), served)
+        capture.loaded = pool.prepare_spares  # the next capture's context, once this page loaded
         try:
             return await _capture(capture, request, options)
         except NavigationError:
@@ -142,6 +147,7 @@ async def _render_page(
 async def _capture(capture: _Capture, request: PageRequest, options: RenderOptions) -> PageSnapshot:
     session = capture.session
     status = await _load(capture, request, options)
+    capture.loaded()
     if options.wait_for:
         await _wait_for_selector(session, options.wait_for)
     if options.actions:
@@ -165,7 +171,9 @@ async def _capture(capture: _Capture, request: PageRequest, options: RenderOptio
         session.warnings.append(
             f"partial: the page was still changing when the {options.budget:g} s budget ran out"
         )
-    readability, reader_view = await _after_snapshot(capture, snap["html"], options)
+    readability, reader_view = await _after_snapshot(
+        capture, snap["html"], options, snap.get("readability")
+    )
     session.timings["total"] = round(time.monotonic() - session.started, 3)
     return PageSnapshot(
         html=snap["html"],
@@ -223,7 +231,7 @@ async def _open(
     defences.install(routes, tab.network)  # its route runs before route_from_memory's
     session = PageSession(page, deadline, defences)
     skip_unneeded_requests(routes, session, options)  # newest: runs before the others
-    return _Capture(context, page, session, defences, guard, served)
+    return _Capture(context, page, session, defences, guard, served, loaded=lambda: None)
 
 
 async def _load(capture: _Capture, request: PageRequest, options: RenderOptions) -> int | None:
@@ -257,14 +265,15 @@ def _check_snapshot(
 
 
 async def _after_snapshot(
-    capture: _Capture, html: str, options: RenderOptions
+    capture: _Capture, html: str, options: RenderOptions, done: dict[str, Any] | None
 ) -> tuple[ReadabilityResult | None, ReadabilityResult | None]:
-    """Readability.js on the snapshot, then the extras asked for, then the guard's last word."""
+    """Readability.js on the snapshot (``done``: already run in the snapshot's call), then the
+    extras asked for, then the guard's last word."""
     session = capture.session
     problems: list[str | None] = []
     readability = reader_view = None
     if options.readability_js:
-        readability, problem = await run_readability(session, html)
+        readability, problem = await run_readability(session, html, done)
         problems.append(problem)
     if options.reader_view:
         reader_view, problem = await run_reader_view(session)

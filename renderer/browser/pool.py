@@ -98,6 +98,7 @@ class PagePool:
         try:
             yield tab
         finally:
+            self.prepare_spares()  # if the capture ended before it asked for them
             # The capture has its result: closing its context (tens of milliseconds) need not
             # delay it. The slot stays taken until the context is closed, so no more than
             # ``max_pages`` contexts are ever open.
@@ -121,14 +122,13 @@ class PagePool:
             except PlaywrightError:
                 continue  # that spare failed to open (a browser restart): try the next
             self.from_spares += 1
-            self._top_up()
             return tab
-        tab = await self._prepare()
-        self._top_up()
-        return tab
+        return await self._prepare()
 
-    def _top_up(self) -> None:
-        """Start opening spares until ``spares`` are ready or on their way."""
+    def prepare_spares(self) -> None:
+        """Start opening spares until ``spares`` are ready or on their way. A capture asks once
+        its page has loaded: opening a context (a renderer process, our scripts, a page) while
+        its page loads slowed that load by a fifth, and it overlaps the settle's waits well."""
         while not self._closed and len(self._ready) < self._spares:
             self._ready.append(asyncio.ensure_future(self._prepare()))
 

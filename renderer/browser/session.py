@@ -24,6 +24,8 @@ from renderer.browser.options import DOM_QUIET_MS, IDLE_QUIET_MS, MAX_REVEAL, NE
 JS = Path(__file__).with_name("js")
 POLL_S = 0.05
 """How often the settle loop looks at the network and the DOM again."""
+INFLIGHT_POLL_S = 0.01
+"""How often the wait for a quiet network looks again while requests are in flight."""
 SNAPSHOT_RESERVE_S = 3.0
 SNAPSHOT_RESERVE_SHARE = 0.25
 """Kept back from settling for the snapshot and Readability.js (measured: 0.1-1 s each on the
@@ -76,25 +78,51 @@ class PageRequest:
     body: bytes | None = None
 
 
+REFUSED_BY_US = "ERR_BLOCKED_BY_CLIENT"
+"""What Chromium reports for a request a route of ours aborted (a font, a tracker, anything
+when offline): the only extension-like blocker in our browser is the capture itself."""
+
+
 @dataclass
 class NetworkActivity:
-    """Requests in flight, to tell when the network has gone quiet."""
+    """Requests in flight, to tell when the network has gone quiet.
+
+    A request our own routes refused is no activity: it brings nothing into the page, and its
+    start is not counted once it is refused (fonts are asked for when the page is first laid
+    out, just after it loaded, and their refusals held every capture for a quiet window)."""
 
     inflight: set[Request] = field(default_factory=set)
-    last_change: float = field(default_factory=time.monotonic)
+    _events: list[tuple[float, Request]] = field(default_factory=list)
+    _refused: set[Request] = field(default_factory=set)
+    _since: float = field(default_factory=time.monotonic)
 
     def attach(self, page: Page) -> None:
         page.on("request", self._started)
         page.on("requestfinished", self._ended)
-        page.on("requestfailed", self._ended)
+        page.on("requestfailed", self._failed)
+
+    @property
+    def last_change(self) -> float:
+        """When a request last started or ended, refused ones left out (or when this began)."""
+        for moment, request in reversed(self._events):
+            if request not in self._refused:
+                return moment
+        return self._since
 
     def _started(self, request: Request) -> None:
         self.inflight.add(request)
-        self.last_change = time.monotonic()
+        self._events.append((time.monotonic(), request))
 
     def _ended(self, request: Request) -> None:
         self.inflight.discard(request)
-        self.last_change = time.monotonic()
+        self._events.append((time.monotonic(), request))
+
+    def _failed(self, request: Request) -> None:
+        if REFUSED_BY_US in (request.failure or ""):
+            self.inflight.discard(request)
+            self._refused.add(request)
+        else:
+            self._ended(request)
 
     def quiet_for(self) -> float:
         return 0.0 if self.inflight else time.monotonic() - self.last_change
@@ -196,21 +224,26 @@ class PageSession:
             quiet_ms = self.network.quiet_for() * 1000
             if quiet_ms >= NETWORK_QUIET_MS:
                 return True
+            if self.network.inflight:
+                # most often a font or a tracker, refused by a route of ours within
+                # milliseconds, which then counts as no activity at all
+                await asyncio.sleep(INFLIGHT_POLL_S)
+                continue
             if quiet_ms < IDLE_QUIET_MS:  # not a moment before the idle window could end
                 await asyncio.sleep(max(0.005, (IDLE_QUIET_MS - quiet_ms) / 1000))
                 continue
-            state = await self.settle_action("quiet")
+            state = await self._quiet_state()
             if self._idle(state):
                 return True
             await asyncio.sleep(self._until_idle(state))
         return False
 
     async def wait_dom_quiet(self, cap: float) -> bool:
-        """No DOM change for ``DOM_QUIET_MS`` and no short timer pending, or an idle page whose
-        DOM and network have been quiet for ``IDLE_QUIET_MS``."""
+        """No DOM change for ``DOM_QUIET_MS`` and no short timer pending, or an idle page
+        (``is_idle``)."""
         end = time.monotonic() + min(cap, self.deadline.settle_remaining())
         while time.monotonic() < end:
-            state = await self.settle_action("quiet")
+            state = await self._quiet_state()
             if self._idle(state) or (
                 state.get("sinceMutation", 0) >= DOM_QUIET_MS
                 and not awaited_timers(state)
@@ -219,6 +252,14 @@ class PageSession:
                 return True
             await asyncio.sleep(min(POLL_S * 2, self._until_idle(state)))
         return False
+
+    async def _quiet_state(self) -> dict[str, Any]:
+        """The page's ``quiet`` state; on a page with nothing scheduled, after two rendering
+        frames (``settled``), which may show it idle sooner than its last change's window."""
+        state = await self.settle_action("quiet")
+        if state.get("idle") and not self.is_idle(state):
+            state = await self.settle_action("settled")
+        return state
 
     def _until_idle(self, state: dict[str, Any]) -> float:
         """For a page with nothing scheduled (``quiet``), how long until its DOM and network
@@ -237,10 +278,11 @@ class PageSession:
 
     def is_idle(self, state: dict[str, Any]) -> bool:
         """The page's evidence (``quiet``) that it has nothing left to do: nothing scheduled,
-        every document loaded, and neither DOM nor network changed for ``IDLE_QUIET_MS``."""
+        every document loaded, the network quiet for ``IDLE_QUIET_MS``, and the DOM too, or
+        unchanged since two rendering frames passed with nothing scheduled (``framesQuiet``)."""
         return (
             bool(state.get("idle"))
-            and state.get("sinceMutation", 0) >= IDLE_QUIET_MS
+            and (state.get("sinceMutation", 0) >= IDLE_QUIET_MS or bool(state.get("framesQuiet")))
             and self.network.quiet_for() * 1000 >= IDLE_QUIET_MS
         )
 

@@ -17,19 +17,26 @@ from playwright.async_api import Error as PlaywrightError
 from extractor import (
     DEFAULT_STAGES,
     FEED_MARK,
+    HIDDEN_MARK,
     ExtractOptions,
     PageSnapshot,
     ReadermodeError,
     extract,
 )
 from renderer.browser.options import (
+    IDLE_QUIET_MS,
     IMAGE_WAIT_S,
     SCROLL_PAUSE_MS,
     STABILITY_INTERVAL_S,
     RenderOptions,
 )
+from renderer.browser.readability import (
+    ReadabilityUnavailable,
+    readability_expression,
+    run_options,
+)
 from renderer.browser.session import POLL_S, PageSession
-from renderer.browser.snapshot import take_snapshot
+from renderer.browser.snapshot import take_first_snapshot, take_snapshot
 
 READABILITY_RESERVE_S = 1.5
 """The stability checks stop while this much is left for the Readability.js run."""
@@ -50,39 +57,55 @@ _CHECK_OPTIONS = ExtractOptions(stages=DEFAULT_STAGES[1:])
 
 
 async def settle(session: PageSession, options: RenderOptions) -> None:
-    """Quiet, expand, scroll, expand again, images: everything before the snapshots."""
+    """Quiet, expand, scroll, expand again, images: everything before the snapshots. Expanding
+    and lifting lazy loading are one call into the page (``prepare``), which also tells what
+    is left to do: a page with nothing folded, nothing a scroll could wake and no image loading
+    is ready for its snapshot after it."""
     started = time.monotonic()
     await session.wait_network_quiet(cap=5.0)
     await session.wait_dom_quiet(cap=5.0)  # waits out short pending timers too
     session.mark("quiet", started)
-    if options.expand:
+    prepared: dict[str, Any] = {}
+    if options.expand or options.scroll:
         started = time.monotonic()
-        expanded = await session.settle_action("expand")
+        prepared = await session.settle_action(
+            "prepare", expand=options.expand, eager=options.scroll
+        )
+        expanded = prepared.get("expanded") or {}
         session.timings.update(
             {f"expanded_{k}": v for k, v in expanded.items() if isinstance(v, int) and v}
         )
-        session.mark("expand", started)
-    if options.scroll:
+        session.mark("prepare", started)
+    scrolled = await _scroll_through(session, options, prepared) if options.scroll else False
+    if scrolled:  # what the scroll loaded may still be arriving
         started = time.monotonic()
-        await session.settle_action("eager")
-        session.mark("eager", started)
-        scrolled = await _scroll_through(session, options)
-        if scrolled:  # what the scroll loaded may still be arriving
-            started = time.monotonic()
-            await session.wait_dom_quiet(cap=2.0)
-            session.mark("scroll_quiet", started)
-    if options.expand:  # content that arrived while scrolling may hold more to open
+        await session.wait_dom_quiet(cap=2.0)
+        session.mark("scroll_quiet", started)
+    if options.expand and (scrolled or _may_hold_more(prepared)):
+        # content that arrived while scrolling, or after what was opened, may hold more to open
         started = time.monotonic()
         await session.settle_action("expand")
         session.mark("expand_again", started)
-    await _wait_images(session)
+    if scrolled or _may_hold_more(prepared) or prepared.get("pending", 1):
+        await _wait_images(session)
 
 
-async def _scroll_through(session: PageSession, options: RenderOptions) -> bool:
+def _may_hold_more(prepared: dict[str, Any]) -> bool:
+    """After ``prepare``: something was opened, or the page still has work scheduled (what it
+    does may bring more to open), or the call failed (nothing is known)."""
+    expanded = prepared.get("expanded") or {}
+    opened = any(isinstance(v, int) and v for v in expanded.values())
+    return opened or not prepared.get("still")
+
+
+async def _scroll_through(
+    session: PageSession, options: RenderOptions, state: dict[str, Any]
+) -> bool:
     """Scroll window and inner scrollers in steps, then bring observed targets into view.
-    Skipped on a page that nothing could make react (``_scroll_cannot_matter``): False then."""
+    Skipped on a page that nothing could make react (``_scroll_cannot_matter``, judged on
+    ``state``, the page's ``quiet`` state after ``prepare``): False then."""
     started = time.monotonic()
-    if await _scroll_cannot_matter(session):
+    if _scroll_cannot_matter(session, state):
         session.timings["scroll_skipped"] = 1
         session.mark("scroll", started)
         return False
@@ -156,13 +179,12 @@ async def _scroll_through(session: PageSession, options: RenderOptions) -> bool:
     return True
 
 
-async def _scroll_cannot_matter(session: PageSession) -> bool:
+def _scroll_cannot_matter(session: PageSession, state: dict[str, Any]) -> bool:
     """No scroll, wheel or touch listener, no IntersectionObserver target, no scroll handler
     and nothing at all scheduled (a loader that polls the scroll position runs timers or
     frames), in this document or its same-origin frames, and the network quiet: scrolling
     cannot load or change anything (lazy images and content-visibility were made eager
     before)."""
-    state = await session.settle_action("quiet")
     # ``still`` and nothing in flight, not ``is_idle``: how recently the DOM or the network last
     # changed does not matter here, only whether anything could react to a scroll
     return (
@@ -200,15 +222,6 @@ async def _wait_images(session: PageSession) -> None:
     session.mark("images", started)
 
 
-async def _unchanged_since(session: PageSession, before: dict[str, Any]) -> bool:
-    """The page was idle at ``before`` (nothing scheduled, loaded, DOM and network quiet) and
-    still is, with no DOM change since: a second snapshot would read the same page."""
-    if not session.is_idle(before):
-        return False
-    after = await session.settle_action("quiet")
-    return after.get("mutations") == before.get("mutations") and session.is_idle(after)
-
-
 def _check_text(html: str, url: str) -> str:
     try:
         return extract(PageSnapshot(html=html, url=url), options=_CHECK_OPTIONS).text
@@ -216,26 +229,51 @@ def _check_text(html: str, url: str) -> str:
         return ""
 
 
+async def _first_snapshot(
+    session: PageSession, options: RenderOptions
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The first snapshot with the page's state when it was taken, and Readability.js run on
+    it in the same call when the page was idle then and options ask for it (kept in the
+    snapshot as ``readability``, for ``page._after_snapshot``)."""
+    readability = None
+    if options.readability_js and session.network.quiet_for() * 1000 >= IDLE_QUIET_MS:
+        try:
+            # the snapshot's HTML is put in as ``html`` in the page
+            readability = (readability_expression(), run_options(None, hidden_attribute=HIDDEN_MARK))
+        except ReadabilityUnavailable:
+            pass  # the run on its own reports it
+    before, snap, run = await take_first_snapshot(session, options, readability)
+    session.timings["snapshot"] = round(float(snap.get("ms") or 0) / 1000, 3)
+    if run is not None:
+        snap["readability"] = run
+    return before, snap
+
+
 async def until_stable(
     session: PageSession, options: RenderOptions
 ) -> tuple[dict[str, Any] | None, str]:
     """Snapshot until two consecutive extractions agree or the budget runs out; one snapshot
-    is enough when the page was idle before it and nothing changed while it was taken."""
+    is enough when the page was idle when it was taken (nothing scheduled, loaded, DOM and
+    network quiet): nothing of the page runs while ``snapshot.js`` does, and an idle page has
+    nothing left that could change it."""
     started = time.monotonic()
     previous_text: str | None = None
     snap: dict[str, Any] | None = None
     checks = 0
     reason = "budget"
+    before: dict[str, Any] = {}
     while True:
-        before = await session.settle_action("quiet") if not checks else {}
         try:
-            latest = await take_snapshot(session, options)
+            if checks:
+                latest = await take_snapshot(session, options)
+            else:
+                before, latest = await _first_snapshot(session, options)
         except (TimeoutError, PlaywrightError) as exc:
             session.warnings.append(f"snapshot failed: {type(exc).__name__}")
             break
         snap = latest
         checks += 1
-        if before and await _unchanged_since(session, before):
+        if checks == 1 and session.is_idle(before):
             reason = "stable"
             session.timings["stable_by_evidence"] = 1
             break

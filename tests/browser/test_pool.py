@@ -104,3 +104,33 @@ def test_a_closed_pool_opens_nothing() -> None:
                 return str(exc)
 
     assert run(scenario) == "the page pool is closed"
+
+
+def test_the_next_context_is_opened_once_the_page_has_loaded(tmp_path: Path) -> None:
+    """Opening a context while a page loads slowed that load: the spare for the next capture
+    is asked for once the page is in (none is on its way while its document is fetched), and
+    is there for the next capture."""
+    page = tmp_path / "story.html"
+    page.write_text(REMEMBERING_PAGE, encoding="utf-8")
+
+    async def capture() -> tuple[list[int], int]:
+        async with AsyncRenderer(OPTIONS) as renderer:
+            await renderer.start()
+            pool = renderer._pool
+            assert pool is not None
+            on_the_way: list[int] = []
+            original = pool._take
+
+            async def take() -> object:
+                tab = await original()
+                on_the_way.append(len(pool._ready))  # as the capture starts to load
+                return tab
+
+            pool._take = take  # type: ignore[method-assign]
+            await renderer.render(str(page), url=URL, options=OPTIONS)
+            await renderer.render(str(page), url=URL, options=OPTIONS)
+            return on_the_way, pool.from_spares
+
+    on_the_way, from_spares = run(capture)
+    assert on_the_way == [0, 0]
+    assert from_spares == 1

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, Route
 
 from renderer import Renderer, RenderOptions
+from renderer.browser.session import PageSession
 
 pytestmark = pytest.mark.browser
 
@@ -29,8 +30,11 @@ PAGES = {
     " and the harbour master wrote its name, its load and the height of the tide in his book.</p>"
     * 6
     + "</article>",
+    "/fade-in": "<!doctype html><style>@keyframes show{from{opacity:0}to{opacity:1}}"
+    f"article{{animation:show 60s linear}}</style><body>{ARTICLE}",
     "/spinner": "<!doctype html><style>@keyframes spin{to{transform:rotate(1turn)}}"
-    "#s{animation:spin 1s linear infinite;width:9px;height:9px}</style><body><div id=s></div>",
+    f"#s{{animation:spin 1s linear infinite;width:9px;height:9px}}</style><body>{ARTICLE}"
+    "<div id=s></div>",
 }
 
 # One evaluation: ``quiet`` while the work is scheduled, then once it is cancelled.
@@ -126,10 +130,19 @@ def test_work_that_ran_is_no_longer_counted(loaded: Page) -> None:
 
 
 def test_a_running_animation_is_not_idle(loaded: Page) -> None:
-    loaded.goto(ORIGIN + "/spinner", wait_until="load")
+    """An animation that will end (content fading in) is work still to come."""
+    loaded.goto(ORIGIN + "/fade-in", wait_until="load")
     assert _quiet(loaded)["idle"] is False
-    loaded.evaluate("document.getElementById('s').remove()")
+    loaded.evaluate("document.querySelector('article').style.animation = 'none'")
     assert _quiet(loaded)["idle"] is True
+
+
+def test_an_animation_that_repeats_forever_is_no_work(loaded: Page) -> None:
+    """A spinner never ends: waiting for it would spend the budget for nothing."""
+    loaded.goto(ORIGIN + "/spinner", wait_until="load")
+    assert loaded.evaluate("document.getAnimations()[0].playState") == "running"
+    state = _quiet(loaded)
+    assert state["idle"] is True and state["still"] is True
 
 
 def test_a_same_origin_frame_with_work_keeps_the_page_busy(loaded: Page) -> None:
@@ -292,6 +305,45 @@ def test_capture_of_a_still_page_ends_its_waits_on_the_evidence(
     assert snapshot.settled_by == "stable"
     assert snapshot.timings.get("idle_waits", 0) >= 1
     assert "The ferry left the harbour" in snapshot.html
+
+
+def test_a_still_page_is_read_in_one_call_with_its_readability_run(
+    renderer: Renderer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Idle when its first snapshot is taken: that snapshot is the settled page, and
+    Readability.js reads it in the same call into the page (one run, not two)."""
+    calls: list[str] = []
+    evaluate = PageSession.evaluate
+
+    async def counting(self: PageSession, expression: str, *args: object, **kw: object) -> object:
+        if "function Readability(" in expression:
+            calls.append("snapshot.js" if "maxDepth" in str(args) else "alone")
+        return await evaluate(self, expression, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(PageSession, "evaluate", counting)
+    still = tmp_path / "still.html"
+    still.write_text(PAGES["/"], encoding="utf-8")
+    snapshot = renderer.render(str(still))
+    assert snapshot.timings.get("stable_by_evidence") == 1
+    assert calls == ["snapshot.js"]
+    assert snapshot.readability is not None
+    assert "The ferry left the harbour" in (snapshot.readability.content or "")
+
+
+def test_two_quiet_frames_are_evidence_until_the_dom_changes(loaded: Page) -> None:
+    loaded.goto(ORIGIN + "/", wait_until="load")
+    settle = (JS / "settle.js").read_text()
+    assert loaded.evaluate(f"({settle})({{action: 'settled'}})")["framesQuiet"] is True
+    assert _quiet(loaded)["framesQuiet"] is True
+    loaded.evaluate("document.body.append('one more line')")
+    assert _quiet(loaded)["framesQuiet"] is False
+
+
+def test_a_page_with_work_scheduled_is_not_settled_by_frames(loaded: Page) -> None:
+    loaded.goto(ORIGIN + "/fade-in", wait_until="load")
+    settle = (JS / "settle.js").read_text()
+    state = loaded.evaluate(f"({settle})({{action: 'settled'}})")
+    assert state["idle"] is False and state["framesQuiet"] is False
 
 
 def test_capture_of_a_busy_page_keeps_the_fixed_windows(renderer: Renderer, tmp_path: Path) -> None:

@@ -199,11 +199,17 @@
   // page runs all along.
   state.oneShot = () => timeouts.size + work.frames.size + work.idle.size + messaging();
   state.sinceMutation = () => (state.lastMutation ? performance.now() - state.lastMutation : 1e9);
+  // Animations that will end (an entrance fading content in); one that repeats forever (a
+  // spinner, a pulsing badge, a gradient) never ends, and waiting for it only spent the budget.
+  const endsSometime = (a) => {
+    const timing = a.effect && a.effect.getComputedTiming ? a.effect.getComputedTiming() : null;
+    return !timing || timing.endTime !== Infinity;
+  };
   const runningAnimations = () => {
     let running = 0;
     try {
       if (typeof document.getAnimations === "function") {
-        for (const a of document.getAnimations()) if (a.playState === "running") running++;
+        for (const a of document.getAnimations()) if (a.playState === "running" && endsSometime(a)) running++;
       }
     } catch (e) {
       running = 1; // cannot tell: assume something still moves

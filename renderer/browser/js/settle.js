@@ -66,6 +66,8 @@
       oneShot,
       hasArticle: article,
       idle: scheduled === 0 && document.readyState === "complete",
+      // no DOM change since two rendering frames passed on this idle page (``settled``)
+      framesQuiet: state.quietAt === mutations,
       // not even a poller or a heartbeat scheduled: nothing could be watching the scroll
       still: anything === 0 && document.readyState === "complete",
       // listeners and observed targets that a scroll could wake, and scroll handler properties
@@ -85,6 +87,20 @@
         })
       );
     });
+
+  // On a page with nothing scheduled: two rendering frames (IntersectionObserver and
+  // ResizeObserver callbacks run in them, and what a finished task left to the event loop),
+  // then the state again. Still idle with no DOM change in between is evidence that the page is
+  // done, without waiting out a wall-clock window after its last change; it holds
+  // (``framesQuiet``) until the DOM changes again.
+  const settled = async () => {
+    const before = quiet();
+    if (!before.idle || before.framesQuiet) return before;
+    await frames();
+    const after = quiet();
+    if (after.idle && after.mutations === before.mutations) state.quietAt = after.mutations;
+    return quiet();
+  };
 
   // One rendering frame, or ``ms`` if none comes (a throttled frame has none).
   const frame = (ms) =>
@@ -150,9 +166,11 @@
     const auto = document.body ? autoVisibility() : { asks: false, targets: [] };
     // A style sheet that cannot be read (cross-origin, or refused offline) makes nearly every
     // page "ask": the events tell whether any section skips its contents now. One frame first,
-    // for the events of sections rendered since the last one.
+    // for the events of sections rendered since the last one, unless frames already passed
+    // with the DOM as it is (two, ``settled``, or the 50 ms of a few): their events have come.
     if (selection && auto.asks && state.autoSkipping) {
-      await frame(100);
+      const now = quiet();
+      if (!now.framesQuiet && now.sinceMutation < 50) await frame(100);
       if (!state.autoSkipping()) auto.asks = false;
     }
     if (selection && auto.asks) {
@@ -333,7 +351,17 @@
     return { marked };
   };
 
-  const actions = { quiet, eager, step, reveal, top, pendingImages, expand, markFeeds };
+  // The steps before scrolling in one call (every call into the page is a round trip of a few
+  // milliseconds, and a page complete at load needs nothing else): open what is folded away,
+  // lift lazy loading, then the page's state as ``quiet`` reports it, with the images still
+  // loading.
+  const prepare = async () => {
+    const expanded = options.expand ? expand() : null;
+    const eagerResult = options.eager ? await eager() : null;
+    return { expanded, eager: eagerResult, pending: pendingImages().pending, ...quiet() };
+  };
+
+  const actions = { quiet, eager, step, reveal, top, pendingImages, expand, markFeeds, prepare, settled };
   const failed = (e) => ({ error: String(e && e.message ? e.message : e) });
   try {
     const result = actions[options.action]();

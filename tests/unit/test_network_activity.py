@@ -1,0 +1,49 @@
+"""``NetworkActivity`` (renderer/browser/session.py): a request our own routes refused is no
+network activity, every other start and end is."""
+
+from __future__ import annotations
+
+import time
+
+from renderer.browser.session import NetworkActivity
+
+
+class _Request:
+    def __init__(self, failure: str | None = None) -> None:
+        self.failure = failure
+
+
+def test_a_request_refused_by_us_leaves_the_network_as_quiet_as_before() -> None:
+    network = NetworkActivity()
+    page = _Request()
+    network._started(page)  # type: ignore[arg-type]
+    network._ended(page)  # type: ignore[arg-type]
+    settled_at = network.last_change
+    font = _Request("net::ERR_BLOCKED_BY_CLIENT.Inspector")
+    network._started(font)  # type: ignore[arg-type]
+    assert network.inflight and network.quiet_for() == 0.0
+    network._failed(font)  # type: ignore[arg-type]
+    assert not network.inflight
+    assert network.last_change == settled_at
+
+
+def test_other_failures_and_finished_requests_count() -> None:
+    network = NetworkActivity()
+    before = network.last_change
+    time.sleep(0.002)
+    broken = _Request("net::ERR_CONNECTION_REFUSED")
+    network._started(broken)  # type: ignore[arg-type]
+    network._failed(broken)  # type: ignore[arg-type]
+    assert not network.inflight
+    assert network.last_change > before
+
+
+def test_a_refusal_does_not_hide_what_happened_after_its_start() -> None:
+    network = NetworkActivity()
+    tracker, data = _Request("net::ERR_BLOCKED_BY_CLIENT"), _Request()
+    network._started(tracker)  # type: ignore[arg-type]
+    network._started(data)  # type: ignore[arg-type]
+    network._ended(data)  # type: ignore[arg-type]
+    data_ended = network.last_change
+    network._failed(tracker)  # type: ignore[arg-type]
+    assert network.last_change == data_ended
