@@ -18,18 +18,20 @@ from urllib.parse import urlsplit
 
 from extractor import Extraction, ExtractOptions, PageSnapshot, extract
 from renderer.browser.bundle import LAYOUT, write_bundle
+from renderer.browser.inpage import functions_init_script, script
 from renderer.browser.launch import BrowserHandle, launch_browser
 from renderer.browser.options import RenderOptions
 from renderer.browser.page import render_page
 from renderer.browser.pool import DEFAULT_MAX_PAGES, PagePool
-from renderer.browser.session import PageRequest, script
+from renderer.browser.session import PageRequest
 from renderer.browser.steps import with_action_trace
 from renderer.fetch.static import is_url, read_target_bytes
 
 T = TypeVar("T")
 
 INIT_SCRIPTS = ("guard.js", "init.js", "observe.js")
-"""Our in-page scripts, in every context of the pool before any page script runs."""
+"""Our in-page scripts, in every context of the pool before any page script runs (and then
+``inpage.functions_init_script``: the functions the capture calls by name)."""
 LOCAL_ORIGIN = "http://readermode.localhost/"
 """Where a local file or stdin is served from memory when no --url is given (never resolved)."""
 
@@ -86,7 +88,7 @@ class AsyncRenderer:
                 self._pool = PagePool(
                     lambda: handle.new_context(self.options),  # late-bound: benchmarks watch it
                     handle.dispose,
-                    [script(name) for name in INIT_SCRIPTS],
+                    [*(script(name) for name in INIT_SCRIPTS), functions_init_script()],
                     max_pages=self.max_pages,
                 )
 

@@ -41,13 +41,13 @@ async def run_readability(
         session.timings["readability"] = round(float(raw.get("ms") or 0.0) / 1000, 3)
     else:
         try:
-            expression = readability_expression()
+            readability_expression()  # installed? (the call by name has it then)
         except ReadabilityUnavailable as exc:
             return None, str(exc)
         started = time.monotonic()
         try:
-            raw = await session.evaluate(
-                expression, run_options(html, hidden_attribute=HIDDEN_MARK), cap=20.0
+            raw = await session.call(
+                "readability", run_options(html, hidden_attribute=HIDDEN_MARK), cap=20.0
             )
         except (TimeoutError, PlaywrightError) as exc:
             return None, f"Readability.js did not finish: {type(exc).__name__}"

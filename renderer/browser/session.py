@@ -11,17 +11,15 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request
 
 from renderer.browser.defences import PageDefences
+from renderer.browser.inpage import MISSING, call_expression, source_expression
 from renderer.browser.options import DOM_QUIET_MS, IDLE_QUIET_MS, MAX_REVEAL, NETWORK_QUIET_MS
 
-JS = Path(__file__).with_name("js")
 POLL_S = 0.05
 """How often the settle loop looks at the network and the DOM again."""
 INFLIGHT_POLL_S = 0.01
@@ -34,12 +32,6 @@ EXTRAS_GRACE_S = 5.0
 """How far past the budget the extras a caller asked for (Reader View, screenshot, MHTML
 archive), all of them together, may run: they start only once the content is read, so a slow
 page must not cost the caller the extras it wanted, nor hold the capture open for long."""
-
-
-@cache
-def script(name: str) -> str:
-    """The source of one of our in-page scripts (``js/NAME``)."""
-    return (JS / name).read_text(encoding="utf-8")
 
 
 class Deadline:
@@ -204,13 +196,21 @@ class PageSession:
             raise TimeoutError("budget spent")
         return await asyncio.wait_for(self.page.evaluate(expression, arg), timeout=timeout)
 
+    async def call(
+        self, name: str, arg: Any = None, *, cap: float = 10.0, settling: bool = False
+    ) -> Any:
+        """Call our in-page function ``name`` (``inpage.py``) like ``evaluate``; with its whole
+        source where the document lacks our functions."""
+        result = await self.evaluate(call_expression(name), arg, cap=cap, settling=settling)
+        if result == MISSING:
+            result = await self.evaluate(source_expression(name), arg, cap=cap, settling=settling)
+        return result
+
     async def settle_action(self, action: str, **extra: Any) -> dict[str, Any]:
         """One step of ``settle.js`` (scroll, reveal, expand ...); a failed step is a warning."""
         try:
-            result = await self.evaluate(
-                script("settle.js"),
-                {"action": action, "maxReveal": MAX_REVEAL, **extra},
-                settling=True,
+            result = await self.call(
+                "settle", {"action": action, "maxReveal": MAX_REVEAL, **extra}, settling=True
             )
         except (TimeoutError, PlaywrightError) as exc:
             self.warnings.append(f"{action}: {type(exc).__name__}")

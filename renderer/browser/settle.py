@@ -30,11 +30,7 @@ from renderer.browser.options import (
     STABILITY_INTERVAL_S,
     RenderOptions,
 )
-from renderer.browser.readability import (
-    ReadabilityUnavailable,
-    readability_expression,
-    run_options,
-)
+from renderer.browser.readability import run_options
 from renderer.browser.session import POLL_S, PageSession
 from renderer.browser.snapshot import take_first_snapshot, take_snapshot
 
@@ -237,11 +233,8 @@ async def _first_snapshot(
     snapshot as ``readability``, for ``page._after_snapshot``)."""
     readability = None
     if options.readability_js and session.network.quiet_for() * 1000 >= IDLE_QUIET_MS:
-        try:
-            # the snapshot's HTML is put in as ``html`` in the page
-            readability = (readability_expression(), run_options(None, hidden_attribute=HIDDEN_MARK))
-        except ReadabilityUnavailable:
-            pass  # the run on its own reports it
+        # the snapshot's HTML is put in as ``html`` in the page
+        readability = run_options(None, hidden_attribute=HIDDEN_MARK)
     before, snap, run = await take_first_snapshot(session, options, readability)
     session.timings["snapshot"] = round(float(snap.get("ms") or 0) / 1000, 3)
     if run is not None:

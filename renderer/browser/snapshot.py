@@ -4,12 +4,11 @@ warnings, or an error when the result is over a cap anyway."""
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from extractor import HIDDEN_MARK, LimitExceededError
 from renderer.browser.options import IDLE_QUIET_MS, RenderOptions
-from renderer.browser.session import PageSession, script
+from renderer.browser.session import PageSession
 
 MAX_SNAPSHOT_DEPTH = 500
 """Elements nested deeper are left out of the snapshot (their content is kept). The
@@ -28,55 +27,23 @@ def _snapshot_options(options: RenderOptions) -> dict[str, Any]:
 
 async def take_snapshot(session: PageSession, options: RenderOptions) -> dict[str, Any]:
     """One run of ``snapshot.js``: ``{html, baseURI, url, title, stats}``."""
-    snap: dict[str, Any] = await session.evaluate(
-        script("snapshot.js"), _snapshot_options(options), cap=20.0
-    )
+    snap: dict[str, Any] = await session.call("snapshot", _snapshot_options(options), cap=20.0)
     return snap
 
 
-@cache
-def _first_snapshot_expression(readability: str) -> str:
-    # One synchronous call: nothing of the page runs between the state it reports and the
-    # snapshot, so on a page idle at that moment the snapshot is the settled page.
-    return (
-        "(args) => {\n"
-        f"const settle = {script('settle.js')};\n"
-        f"const snapshot = {script('snapshot.js')};\n"
-        f"const readability = {readability or 'null'};\n"
-        """const before = settle({action: "quiet", maxReveal: 0});
-const started = performance.now();
-const snap = snapshot(args.snapshot);
-snap.ms = performance.now() - started;
-let run = null;
-const quietDom = before.sinceMutation >= args.idleMs || before.framesQuiet;
-if (readability && args.readability && before.idle && quietDom) {
-  try {
-    run = readability(Object.assign({}, args.readability, {html: snap.html}));
-  } catch (e) {
-    run = null; // run again on its own, where its failure is reported
-  }
-}
-return {before, snap, readability: run};
-}"""
-    )
-
-
 async def take_first_snapshot(
-    session: PageSession,
-    options: RenderOptions,
-    readability: tuple[str, dict[str, Any]] | None,
+    session: PageSession, options: RenderOptions, readability: dict[str, Any] | None
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
-    """The page's ``quiet`` state and a snapshot taken in the same call, and, when
-    ``readability`` (its expression and run options) is given and the page was idle, that
-    Readability.js run on the snapshot: ``(before, snap, raw run or None)``. A page complete
-    at load is read in this one call, with no round trip for the snapshot's HTML to go back
+    """The page's ``quiet`` state and a snapshot taken in the same synchronous call, and,
+    when ``readability`` (Readability.js's run options) is given and the page was idle then,
+    that run on the snapshot (``inpage.FIRST_SNAPSHOT``): ``(before, snap, raw run or None)``.
+    A page complete at load is read in this one call, and the snapshot's HTML never goes back
     into the page."""
-    expression, run_options = readability if readability else ("", None)
-    result: dict[str, Any] = await session.evaluate(
-        _first_snapshot_expression(expression),
+    result: dict[str, Any] = await session.call(
+        "first",
         {
             "snapshot": _snapshot_options(options),
-            "readability": run_options,
+            "readability": readability,
             "idleMs": IDLE_QUIET_MS,
         },
         cap=40.0,

@@ -14,6 +14,9 @@ import pytest
 
 from extractor import extract
 from renderer import AsyncRenderer, RenderOptions
+from renderer.browser.defences import PageDefences
+from renderer.browser.inpage import MISSING, call_expression
+from renderer.browser.session import Deadline, PageSession
 
 pytestmark = pytest.mark.browser
 
@@ -134,3 +137,31 @@ def test_the_next_context_is_opened_once_the_page_has_loaded(tmp_path: Path) -> 
     on_the_way, from_spares = run(capture)
     assert on_the_way == [0, 0]
     assert from_spares == 1
+
+
+def test_a_document_without_our_functions_is_sent_their_source() -> None:
+    """Captures call our in-page functions by name (defined by an init script of the pool's
+    contexts); a document they are missing from is sent their source and answers the same."""
+
+    async def scenario() -> tuple[object, dict[str, object], dict[str, object]]:
+        async with AsyncRenderer(OPTIONS) as renderer:
+            await renderer.start()
+            assert renderer._handle is not None
+            context = await renderer._handle.browser.new_context()  # no init scripts
+            try:
+                page = await context.new_page()
+                await page.set_content(f"<article><p>{STORY}</p></article>")
+                session = PageSession(
+                    page, Deadline(30.0), PageDefences(context, page, OPTIONS, "about:blank")
+                )
+                by_name = await session.evaluate(call_expression("settle"), {"action": "quiet"})
+                state = await session.call("settle", {"action": "quiet", "maxReveal": 1})
+                snap = await session.call("snapshot", {"hiddenAttribute": "data-h"})
+                return by_name, state, snap
+            finally:
+                await context.close()
+
+    by_name, state, snap = run(scenario)
+    assert by_name == MISSING
+    assert state["readyState"] == "complete" and "idle" in state
+    assert "Sentence 39 of the pooled story" in str(snap["html"])

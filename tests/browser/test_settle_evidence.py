@@ -311,21 +311,26 @@ def test_a_still_page_is_read_in_one_call_with_its_readability_run(
     renderer: Renderer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Idle when its first snapshot is taken: that snapshot is the settled page, and
-    Readability.js reads it in the same call into the page (one run, not two)."""
+    Readability.js reads it in the same call into the page (one run, not two), a call by name
+    to the functions our init script defined (no source sent)."""
     calls: list[str] = []
     evaluate = PageSession.evaluate
 
-    async def counting(self: PageSession, expression: str, *args: object, **kw: object) -> object:
+    async def recording(self: PageSession, expression: str, *args: object, **kw: object) -> object:
         if "function Readability(" in expression:
-            calls.append("snapshot.js" if "maxDepth" in str(args) else "alone")
+            calls.append("source sent")
+        elif "fns.first" in expression:
+            calls.append("first")
+        elif "fns.readability" in expression:
+            calls.append("readability alone")
         return await evaluate(self, expression, *args, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(PageSession, "evaluate", counting)
+    monkeypatch.setattr(PageSession, "evaluate", recording)
     still = tmp_path / "still.html"
     still.write_text(PAGES["/"], encoding="utf-8")
     snapshot = renderer.render(str(still))
     assert snapshot.timings.get("stable_by_evidence") == 1
-    assert calls == ["snapshot.js"]
+    assert calls == ["first"]
     assert snapshot.readability is not None
     assert "The ferry left the harbour" in (snapshot.readability.content or "")
 
