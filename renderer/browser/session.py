@@ -254,12 +254,10 @@ class PageSession:
         return False
 
     async def _quiet_state(self) -> dict[str, Any]:
-        """The page's ``quiet`` state; on a page with nothing scheduled, after two rendering
-        frames (``settled``), which may show it idle sooner than its last change's window."""
-        state = await self.settle_action("quiet")
-        if state.get("idle") and not self.is_idle(state):
-            state = await self.settle_action("settled")
-        return state
+        """The page's ``quiet`` state; on a page with nothing scheduled whose DOM changed in the
+        last ``IDLE_QUIET_MS``, after two rendering frames (``settled``, in the same call),
+        which may show it idle sooner than that window."""
+        return await self.settle_action("settled", idleMs=IDLE_QUIET_MS)
 
     def _until_idle(self, state: dict[str, Any]) -> float:
         """For a page with nothing scheduled (``quiet``), how long until its DOM and network

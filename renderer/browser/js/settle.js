@@ -95,7 +95,7 @@
   // (``framesQuiet``) until the DOM changes again.
   const settled = async () => {
     const before = quiet();
-    if (!before.idle || before.framesQuiet) return before;
+    if (!before.idle || before.framesQuiet || before.sinceMutation >= (options.idleMs || 1e9)) return before;
     await frames();
     const after = quiet();
     if (after.idle && after.mutations === before.mutations) state.quietAt = after.mutations;
