@@ -4,7 +4,9 @@ Like the pre-clean rules, each has one switch (its name in ``ExtractOptions.rule
 up in the trace when it removes something:
 
 - ``link-farms``: blocks inside the content that are mostly links (prev/next lines, tag lists,
-  "more from us" boxes), which every stage tends to keep when they sit next to the article.
+  "more from us" boxes), which every stage tends to keep when they sit next to the article;
+  and runs of three or more sibling lines that are each a link alone, with their short label
+  ("You may also like..." then a headline a paragraph), a list no single block shows.
 - ``captions``, ``bylines``, ``headline``: the article's furniture around its text (picture
   captions and credits, author and date lines, the headline that repeats the title): see
   ``_furniture``.
@@ -38,6 +40,21 @@ LINK_FARM_MIN_LINKS = 2
 PRUNABLE_TAGS = frozenset(
     {"div", "section", "ul", "ol", "table", "nav", "aside", "form", "p", "dl"}
 )
+
+LINK_RUN_MIN_LINES = 3
+"""... and so are this many sibling lines in a row that are each a link and nothing else
+("You may also like..." then a headline a paragraph): one such line is a link in the
+article's flow, two a prev/next pair, three a list that is not marked up as one."""
+
+LINK_LINE_SHARE = 0.9
+"""A line is a link and nothing else when its link text is at least this share of its text
+(a trailing "[Video]" or bullet may sit outside the <a>)."""
+
+LINK_RUN_LABEL_WORDS = 6
+"""The line just before such a run, without a link and at most this many words long, is its
+label ("Related:", "You may also like...", "More from the newsroom")."""
+
+_LINE_TAGS = frozenset({"p", "div", "h2", "h3", "h4", "h5", "h6"})
 
 BOUNDARY_MIN_WORDS = 50
 """An <article> with fewer words is a teaser card, not a boundary worth trusting."""
@@ -121,6 +138,44 @@ def _link_farms(root: HtmlElement, context: RefineContext) -> list[HtmlElement]:
     ]
 
 
+def _link_runs(root: HtmlElement) -> list[HtmlElement]:
+    """Runs of ``LINK_RUN_MIN_LINES`` sibling lines that are each one link and nothing else,
+    with the short line that labels the run: link lists written as paragraphs, which
+    ``_link_farms`` does not see, as each block holds one link."""
+    selected: list[HtmlElement] = []
+    for parent in root.iter(lxml.etree.Element):
+        run: list[HtmlElement] = []
+        for child in [*parent, None]:
+            if child is not None and not isinstance(child.tag, str):
+                continue  # a comment between two lines does not end the run
+            if child is not None and child.tag in _LINE_TAGS and _is_link_line(child):
+                run.append(child)
+                continue
+            if len(run) >= LINK_RUN_MIN_LINES:
+                label = run[0].getprevious()
+                while label is not None and not isinstance(label.tag, str):
+                    label = label.getprevious()
+                if label is not None and _is_label(label):
+                    selected.append(label)
+                selected.extend(run)
+            run = []
+    return selected
+
+
+def _is_link_line(element: HtmlElement) -> bool:
+    text = _collapsed_length(element.text_content())
+    linked = sum(_collapsed_length(link.text_content()) for link in element.iter("a"))
+    return bool(text) and linked >= LINK_LINE_SHARE * text
+
+
+def _is_label(element: HtmlElement) -> bool:
+    return (
+        element.tag in _LINE_TAGS
+        and next(element.iter("a"), None) is None
+        and 0 < len(element.text_content().split()) <= LINK_RUN_LABEL_WORDS
+    )
+
+
 def _top_level_blocks(root: HtmlElement) -> list[HtmlElement]:
     # Look through wrappers (readability's <div><div>) to the blocks that make up the content.
     while len(root) == 1 and not (root.text or "").strip() and isinstance(root[0].tag, str):
@@ -157,7 +212,11 @@ class Refinement:
 
 
 REFINEMENTS: tuple[Refinement, ...] = (
-    Refinement("link-farms", "blocks inside the content that are mostly links", _link_farms),
+    Refinement(
+        "link-farms",
+        "blocks inside the content that are mostly links",
+        lambda root, context: _link_farms(root, context) + _link_runs(root),
+    ),
     Refinement("article-boundary", "blocks outside the page's single <article>", _outside_article),
     # The furniture goes last: the article boundary judges a candidate's blocks as the stage
     # gave them.

@@ -119,3 +119,38 @@ def test_shingles_casefold_every_word() -> None:
     assert shingles("The Harbour MASTER said") == {("the", "harbour", "master", "said")}
     # Casefolding İ adds a combining dot, which is no word character: fold word by word.
     assert shingles("İstanbul Straße ist groß") == {("i̇stanbul", "strasse", "ist", "gross")}
+
+
+def _headlines(count: int) -> str:
+    return "".join(
+        f'<p><a href="/story/{n}">Harbour story number {n} that readers also opened</a></p>'
+        for n in range(count)
+    )
+
+
+def test_a_run_of_link_lines_goes_with_its_label() -> None:
+    # A "you may also like" list written as one-link paragraphs: no single block holds two
+    # links, so only the run tells it from the article's own lines.
+    root = fragment(
+        f"<p>{PROSE}</p><p>A closing line with <a href='/x'>one link</a> in the article's flow.</p>"
+        f"<p>You may also like...</p>{_headlines(3)}<p>{PROSE[::-1]}</p>"
+    )
+    trace = refine(root, NO_BOUNDARY, REFINEMENT_NAMES)
+    text = root.text_content()
+    assert "Harbour story number" not in text and "You may also like" not in text
+    assert "one link" in text and PROSE[::-1] in text
+    assert [(entry.name, entry.count) for entry in trace] == [("link-farms", 4)]
+
+
+def test_two_link_lines_or_a_broken_run_stay() -> None:
+    two = fragment(f"<p>Read next:</p>{_headlines(2)}<p>{PROSE}</p>")
+    assert refine(two, NO_BOUNDARY, REFINEMENT_NAMES) == []
+    broken = fragment(f"{_headlines(2)}<p>{PROSE}</p>{_headlines(2)}")
+    assert refine(broken, NO_BOUNDARY, REFINEMENT_NAMES) == []
+    assert broken.text_content().count("Harbour story number") == 4
+
+
+def test_a_long_line_before_the_run_is_no_label() -> None:
+    root = fragment(f"<p>{PROSE}</p>{_headlines(4)}")
+    refine(root, NO_BOUNDARY, REFINEMENT_NAMES)
+    assert PROSE in root.text_content() and "Harbour story" not in root.text_content()
