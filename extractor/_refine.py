@@ -120,11 +120,16 @@ def _collapsed_length(text: str | None) -> int:
     return len(" ".join(text.split())) if text else 0
 
 
-def _link_farms(root: HtmlElement, context: RefineContext) -> list[HtmlElement]:
-    elements = list(root.iter(lxml.etree.Element))
-    # The scorer's block_features, cut down to the three sums read here (text length, link
-    # text length, link count): its punctuation counts and class hints were most of its cost.
-    sums: dict[HtmlElement, tuple[int, int, int]] = {}
+LinkSums = dict[HtmlElement, tuple[int, int, int]]
+
+
+def _link_sums(elements: list[HtmlElement]) -> LinkSums:
+    """Each element's text length, link text length and link count, in one pass from the
+    leaves up (``elements`` in document order): reading each element's text on its own costs
+    the square of the depth on a deeply nested page."""
+    # The scorer's block_features, cut down to the three sums read here: its punctuation
+    # counts and class hints were most of its cost.
+    sums: LinkSums = {}
     for element in reversed(elements):  # children come after their parent in document order
         text, links, count = _collapsed_length(element.text), 0, 0
         for child in element:
@@ -137,6 +142,12 @@ def _link_farms(root: HtmlElement, context: RefineContext) -> list[HtmlElement]:
         if element.tag == "a":
             links, count = text, count + 1
         sums[element] = (text, links, count)
+    return sums
+
+
+def _link_farms(root: HtmlElement, context: RefineContext) -> list[HtmlElement]:
+    elements = list(root.iter(lxml.etree.Element))
+    sums = _link_sums(elements)
     return [
         el
         for el in elements
@@ -148,39 +159,48 @@ def _link_farms(root: HtmlElement, context: RefineContext) -> list[HtmlElement]:
     ]
 
 
-def _link_runs(root: HtmlElement) -> list[HtmlElement]:
+def _teasers(root: HtmlElement, context: RefineContext) -> list[HtmlElement]:
+    elements = list(root.iter(lxml.etree.Element))
+    sums = _link_sums(elements)
+    return _link_runs(elements, sums) + _shouted_links(root, elements, sums)
+
+
+def _link_runs(elements: list[HtmlElement], sums: LinkSums) -> list[HtmlElement]:
     """Runs of ``LINK_RUN_MIN_LINES`` sibling lines that are each one link and nothing else,
     with the short line that labels the run: link lists written as paragraphs, which
     ``_link_farms`` does not see, as each block holds one link."""
     selected: list[HtmlElement] = []
-    for parent in root.iter(lxml.etree.Element):
+    for parent in elements:
         run: list[HtmlElement] = []
         for child in [*parent, None]:
             if child is not None and not isinstance(child.tag, str):
                 continue  # a comment between two lines does not end the run
-            if child is not None and child.tag in _LINE_TAGS and _is_link_line(child):
+            if child is not None and child.tag in _LINE_TAGS and _is_link_line(child, sums):
                 run.append(child)
                 continue
             if len(run) >= LINK_RUN_MIN_LINES:
                 label = run[0].getprevious()
                 while label is not None and not isinstance(label.tag, str):
                     label = label.getprevious()
-                if label is not None and _is_label(label):
+                if label is not None and _is_label(label, sums):
                     selected.append(label)
                 selected.extend(run)
             run = []
     return selected
 
 
-def _shouted_links(root: HtmlElement) -> list[HtmlElement]:
+def _shouted_links(
+    root: HtmlElement, elements: list[HtmlElement], sums: LinkSums
+) -> list[HtmlElement]:
     """Lines that are a link alone, written in capitals (``SHOUTED_UPPER_SHARE``)."""
     return [
         line
-        for line in root.iter(*_LINE_TAGS)
+        for line in elements
         if line is not root
+        and line.tag in _LINE_TAGS
+        and _is_link_line(line, sums)
         and next((el for el in line.iterdescendants() if el.tag in _LINE_TAGS), None) is None
         and len(line.text_content().split()) >= SHOUTED_MIN_WORDS
-        and _is_link_line(line)
         and _capitals_share(line.text_content()) >= SHOUTED_UPPER_SHARE
     ]
 
@@ -190,17 +210,18 @@ def _capitals_share(text: str) -> float:
     return sum(char.isupper() for char in letters) / len(letters) if letters else 0.0
 
 
-def _is_link_line(element: HtmlElement) -> bool:
-    text = _collapsed_length(element.text_content())
-    linked = sum(_collapsed_length(link.text_content()) for link in element.iter("a"))
-    return bool(text) and linked >= LINK_LINE_SHARE * text
+def _is_link_line(element: HtmlElement, sums: LinkSums) -> bool:
+    text, linked, count = sums[element]
+    return bool(text) and count > 0 and linked >= LINK_LINE_SHARE * text
 
 
-def _is_label(element: HtmlElement) -> bool:
+def _is_label(element: HtmlElement, sums: LinkSums) -> bool:
+    text, _, count = sums[element]
     return (
         element.tag in _LINE_TAGS
-        and next(element.iter("a"), None) is None
-        and 0 < len(element.text_content().split()) <= LINK_RUN_LABEL_WORDS
+        and not count
+        and 0 < text
+        and len(element.text_content().split()) <= LINK_RUN_LABEL_WORDS
     )
 
 
@@ -246,7 +267,7 @@ REFINEMENTS: tuple[Refinement, ...] = (
     Refinement(
         "teasers",
         "lines that are a link alone, in a run of three or in capitals (related stories)",
-        lambda root, context: _link_runs(root) + _shouted_links(root),
+        _teasers,
     ),
     Refinement("article-boundary", "blocks outside the page's single <article>", _outside_article),
     # The furniture goes last: the article boundary judges a candidate's blocks as the stage
