@@ -178,7 +178,7 @@ def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extrac
         document=cleaned,
         base_url=base_url,
         refine_context=RefineContext(boundary=article_boundary(cleaned), titles=titles),
-        rules=options.rules,
+        rules=typed_rules(page_type, options.rules),  # the refinements the type allows
     )
     result = _read(page, stages, page_type, options)
 

@@ -64,7 +64,8 @@ class ShingleScore:
         return 2 * self.precision * self.recall / total if total else 0.0
 
 
-def _shingles(text: str, size: int) -> Counter[str]:
+def shingle_counts(text: str, size: int = SHINGLE_SIZE) -> Counter[str]:
+    """The multiset of ``size``-token shingles of ``text`` (its only one when shorter)."""
     tokens = _TOKEN.findall(text or "")
     return Counter(
         " ".join(tokens[i : i + size]) for i in range(max(1, len(tokens) - size + 1))
@@ -73,7 +74,7 @@ def _shingles(text: str, size: int) -> Counter[str]:
 
 def shingle_score(predicted: str, reference: str, size: int = SHINGLE_SIZE) -> ShingleScore:
     """One page's normalised shingle counts."""
-    got, want = _shingles(predicted, size), _shingles(reference, size)
+    got, want = shingle_counts(predicted, size), shingle_counts(reference, size)
     tp = sum((got & want).values())
     fp = sum((got - want).values())
     fn = sum((want - got).values())

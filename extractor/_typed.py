@@ -24,12 +24,19 @@ WIDENED_IN_PAGE = "readability-js"
 one post of a thread (its pick is read by its words, as readability-lxml's is)."""
 KEEP_COMMENTS_ON = frozenset({"forum"})
 """Types whose posts the ``comments`` rule would throw away."""
+KEEP_TEASERS_ON = frozenset({"listing", "collection", "product"})
+"""Types whose records the ``teasers`` refinement would throw away: a listing's headlines and
+a collection's categories are lines that are a link alone, in runs (on all 1,497 wcxb-dev
+pages the refinement everywhere cost listings 0.714 -> 0.703 and collections 0.658 -> 0.655
+mean F1, while articles, services and forums gained)."""
 
 
 def typed_rules(page_type: PageType, rules: frozenset[str]) -> frozenset[str]:
     """``rules`` less those that remove the content of a page of this type."""
     if page_type.kind in KEEP_COMMENTS_ON:
         return rules - {"comments"}
+    if page_type.kind in KEEP_TEASERS_ON:
+        return rules - {"teasers"}
     return rules
 
 

@@ -10,6 +10,7 @@ from extractor import (
     ReadabilityResult,
     extract,
 )
+from extractor._postprocess import html_to_text
 
 PARAGRAPHS = "".join(
     f"<p>Paragraph {n} of the ferry story tells how the late crossing was cut and what the "
@@ -68,3 +69,39 @@ def test_switched_off_or_without_readability_lxml() -> None:
     assert off.stage == "readability-js" and "Share this story" in off.text
     alone = ExtractOptions(stages=(STAGES_BY_NAME["readability-js"],))
     assert extract(snapshot(content), options=alone).stage == "readability-js"
+
+
+RELATED = "".join(
+    f'<p>On the Kelvik Courier: <a href="/story/{n}">Bus route {n} to the fish plant gains a '
+    "late run after ten at night</a></p>"
+    for n in range(3)
+)
+GALLERY = "".join(
+    "<div><p>A long row of unsold cars sits at a dealership on the edge of town.</p>"
+    f"<p>Image {n} of 9</p><p>Caption</p><p>Close</p></div>"
+    for n in range(3)
+)
+
+
+def test_related_link_lines_readability_js_dropped_are_no_disagreement() -> None:
+    """readability-lxml keeps the article's related-story lines (mostly a link each) that
+    Readability.js drops, as it drops link-dense paragraphs by design; Readability.js keeps
+    a gallery's captions and controls, their classes stripped. The two agree on the prose,
+    so the narrower reading wins: the link lines are not weighed in the containment."""
+    page = PAGE.replace("</article>", f"{RELATED}</article>")
+    content = f"<div>{GALLERY}{PARAGRAPHS}</div>"
+    snap = PageSnapshot(
+        html=page, readability=ReadabilityResult(content=content, title="Ferry cut")
+    )
+    result = extract(snap, options=WITHOUT_BOUNDARY)
+    assert result.stage == "readability-lxml"
+    assert "Image 1 of 9" not in result.text and "Paragraph 5" in result.text
+
+
+def test_prose_inside_ignores_link_lines_and_block_junctions() -> None:
+    from extractor._agreement import prose_inside
+
+    checking = f"{PARAGRAPHS}{RELATED}"
+    assert prose_inside(checking, html_to_text(PARAGRAPHS)) == 1.0
+    assert prose_inside(PARAGRAPHS, "nothing alike at all here") == 0.0
+    assert prose_inside(RELATED, html_to_text(PARAGRAPHS)) == 0.0  # no prose: nothing vouched

@@ -5,6 +5,7 @@ from __future__ import annotations
 import lxml.etree
 import lxml.html
 
+from extractor._pagetype import PageType
 from extractor._refine import (
     LINK_FARM_DENSITY,
     LINK_FARM_MIN_LINKS,
@@ -17,6 +18,7 @@ from extractor._refine import (
     shingles,
 )
 from extractor._scorer import block_features
+from extractor._typed import typed_rules
 
 PROSE = (
     "The harbour master said the new ferry schedule, agreed after months of talks, would start "
@@ -119,3 +121,67 @@ def test_shingles_casefold_every_word() -> None:
     assert shingles("The Harbour MASTER said") == {("the", "harbour", "master", "said")}
     # Casefolding İ adds a combining dot, which is no word character: fold word by word.
     assert shingles("İstanbul Straße ist groß") == {("i̇stanbul", "strasse", "ist", "gross")}
+
+
+def _headlines(count: int) -> str:
+    return "".join(
+        f'<p><a href="/story/{n}">Harbour story number {n} that readers also opened</a></p>'
+        for n in range(count)
+    )
+
+
+def test_a_run_of_link_lines_goes_with_its_label() -> None:
+    # A "you may also like" list written as one-link paragraphs: no single block holds two
+    # links, so only the run tells it from the article's own lines.
+    root = fragment(
+        f"<p>{PROSE}</p><p>A closing line with <a href='/x'>one link</a> in the article's flow.</p>"
+        f"<p>You may also like...</p>{_headlines(3)}<p>{PROSE[::-1]}</p>"
+    )
+    trace = refine(root, NO_BOUNDARY, REFINEMENT_NAMES)
+    text = root.text_content()
+    assert "Harbour story number" not in text and "You may also like" not in text
+    assert "one link" in text and PROSE[::-1] in text
+    assert [(entry.name, entry.count) for entry in trace] == [("teasers", 4)]
+
+
+def test_two_link_lines_or_a_broken_run_stay() -> None:
+    two = fragment(f"<p>Read next:</p>{_headlines(2)}<p>{PROSE}</p>")
+    assert refine(two, NO_BOUNDARY, REFINEMENT_NAMES) == []
+    broken = fragment(f"{_headlines(2)}<p>{PROSE}</p>{_headlines(2)}")
+    assert refine(broken, NO_BOUNDARY, REFINEMENT_NAMES) == []
+    assert broken.text_content().count("Harbour story number") == 4
+
+
+def test_a_long_line_before_the_run_is_no_label() -> None:
+    root = fragment(f"<p>{PROSE}</p>{_headlines(4)}")
+    refine(root, NO_BOUNDARY, REFINEMENT_NAMES)
+    assert PROSE in root.text_content() and "Harbour story" not in root.text_content()
+
+
+def test_a_link_line_in_capitals_is_a_teaser() -> None:
+    # Related headlines set in the kicker's capitals between the paragraphs, and the app plug:
+    # each a link and nothing else. A capitalised line of prose, a short capitalised link and
+    # a headline-case link line stay.
+    root = fragment(
+        f"<p>{PROSE}</p>"
+        '<p><strong><a href="/a">SEAN SPICER ELIMINATED FROM THE DANCE SHOW</a></strong></p>'
+        f"<p>{PROSE[::-1]}</p>"
+        '<p><a href="/app">CLICK HERE TO GET THE NEWS APP</a></p>'
+        "<p>THE HARBOUR MASTER SAID IT TWICE, AND LOUDLY.</p>"
+        '<p><a href="/b">NASA</a> HQ</p>'
+        '<p><a href="/c">Harbour master takes the early ferry</a></p>'
+    )
+    trace = refine(root, NO_BOUNDARY, REFINEMENT_NAMES)
+    text = root.text_content()
+    assert "SEAN SPICER" not in text and "NEWS APP" not in text
+    assert "SAID IT TWICE" in text and "NASA" in text and "early ferry" in text
+    assert [(entry.name, entry.count) for entry in trace] == [("teasers", 2)]
+
+
+def test_teasers_are_off_where_link_lines_are_the_records() -> None:
+    # A listing's headlines are lines that are a link alone, in a run: there they are the
+    # content, and its type's rules leave the teasers refinement out.
+    for kind, kept in (("article", 0), ("listing", 3), ("collection", 3), ("product", 3)):
+        root = fragment(f"<p>{PROSE}</p>{_headlines(3)}")
+        refine(root, NO_BOUNDARY, typed_rules(PageType(kind), REFINEMENT_NAMES))
+        assert root.text_content().count("Harbour story number") == kept, kind
