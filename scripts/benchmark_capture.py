@@ -9,12 +9,13 @@ request is refused, by both systems.
 
 - bare: ``browser.new_context()``, a route answering the page, ``goto(wait_until="load")``,
   ``page.content()``, ``context.close()``: the least a capture can do.
-- readermode: ``AsyncRenderer.capture(file, url=…, RenderOptions(offline=True, budget=15))``:
-  load, settle, snapshot, Readability.js, the extraction.
+- readermode: what ``AsyncRenderer.capture(file, url=…, RenderOptions(offline=True,
+  budget=15))`` does: load, settle, snapshot, Readability.js (``render``), then the extraction
+  on a thread.
 
 Printed: each system's median seconds per page with one page at a time and the ratio of the
-medians (measured in the same run, pages interleaved, so machine noise hits both alike), then
-pages/s with 1, 2 and 4 pages at once. Figures are printed, never asserted.
+medians (measured in the same run, pages interleaved, so machine noise hits both alike),
+readermode's phase medians, then pages/s with 1, 2 and 4 pages at once. Figures are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -33,12 +34,18 @@ from urllib.parse import urldefrag
 
 from playwright.async_api import Route
 
+from extractor import ExtractOptions, extract
 from renderer import AsyncRenderer, RenderOptions
+from renderer.browser.api import _for_snapshots  # what capture extracts a snapshot with
 from renderer.browser.launch import BrowserHandle
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpora" / "article-benchmark"
 OPTIONS = RenderOptions(offline=True, budget=15, block_private=False)
+EXTRACT_OPTIONS = _for_snapshots(ExtractOptions(), OPTIONS)
+PHASES = ("navigate", "quiet", "prepare", "scroll", "stability", "snapshot", "readability")
+"""The phases printed (``snapshot.timings``; ``snapshot`` and ``readability`` are in-page times
+within ``stability``), then the extraction."""
 
 Page = tuple[str, str, bytes]  # id, url, html
 Run = Callable[[Page], Awaitable[None]]
@@ -79,13 +86,25 @@ def bare_load(handle: BrowserHandle) -> Run:
     return run
 
 
-def readermode_capture(renderer: AsyncRenderer, folder: Path) -> Run:
+def readermode_capture(
+    renderer: AsyncRenderer, folder: Path, phases: dict[str, list[float]] | None = None
+) -> Run:
+    """``AsyncRenderer.capture`` as it runs (render, then the extraction on a thread); each
+    page's phase timings (``snapshot.timings``, in seconds) are added to ``phases``."""
+
     async def run(page: Page) -> None:
         page_id, url, body = page
         path = folder / f"{page_id}.html"
         if not path.exists():
             path.write_bytes(body)
-        await renderer.capture(str(path), url=url, options=OPTIONS)
+        snapshot = await renderer.render(str(path), url=url, options=OPTIONS)
+        started = time.perf_counter()
+        await asyncio.to_thread(extract, snapshot, options=EXTRACT_OPTIONS)
+        if phases is not None:
+            for name in PHASES:
+                if name in snapshot.timings:
+                    phases.setdefault(name, []).append(snapshot.timings[name])
+            phases.setdefault("extraction", []).append(time.perf_counter() - started)
 
     return run
 
@@ -124,9 +143,11 @@ async def main(pages: list[Page], jobs: list[int]) -> None:
             }
             for run in systems.values():  # warm-up: first contexts and imports
                 await timed(run, pages[0])
+            phases: dict[str, list[float]] = {}
+            timed_runs = dict(systems, readermode=readermode_capture(renderer, Path(tmp), phases))
             seconds: dict[str, list[float]] = {name: [] for name in systems}
             for page in pages:  # interleaved, so noise falls on both
-                for name, run in systems.items():
+                for name, run in timed_runs.items():
                     seconds[name].append(await timed(run, page))
             medians = {name: statistics.median(values) for name, values in seconds.items()}
             print(
@@ -136,6 +157,10 @@ async def main(pages: list[Page], jobs: list[int]) -> None:
                 print(f"  {name:12s} median {median:6.3f} s/page")
             print(
                 f"  ratio readermode / bare load: {medians['readermode'] / medians['bare load']:.2f}"
+            )
+            print(
+                "  readermode phase medians (s): "
+                + ", ".join(f"{name} {statistics.median(v):.3f}" for name, v in phases.items())
             )
             print("pages/s with N pages at once")
             for name, run in systems.items():

@@ -76,10 +76,10 @@
     };
   };
 
-  // Two rendering frames (IntersectionObserver callbacks run in them), at most 100 ms.
-  const frames = () =>
+  // Two rendering frames (IntersectionObserver callbacks run in them), at most ``ms`` (100).
+  const frames = (ms = 100) =>
     new Promise((done) => {
-      const fallback = setTimeout(done, 100);
+      const fallback = setTimeout(done, ms);
       requestAnimationFrame(() =>
         requestAnimationFrame(() => {
           clearTimeout(fallback);
@@ -96,7 +96,9 @@
   const settled = async () => {
     const before = quiet();
     if (!before.idle || before.framesQuiet || before.sinceMutation >= (options.idleMs || 1e9)) return before;
-    await frames();
+    // (the frames themselves are the evidence: a busy machine stretches them, and a fallback
+    // that fired first would leave them scheduled, the page busy, the wait to its window)
+    await frames(1000);
     const after = quiet();
     if (after.idle && after.mutations === before.mutations) state.quietAt = after.mutations;
     return quiet();
