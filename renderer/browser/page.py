@@ -131,8 +131,8 @@ async def _render_page(
     pool: PagePool, request: PageRequest, options: RenderOptions, served: ServedDocument
 ) -> PageSnapshot:
     async with pool.tab() as tab:
-        capture = await _open(tab, request, options, Deadline(options.budget), served)
-        capture.loaded = pool.prepare_spares  # the next capture's context, once this page loaded
+        deadline = Deadline(options.budget)
+        capture = await _open(tab, request, options, deadline, served, pool.prepare_spares)
         try:
             return await _capture(capture, request, options)
         except NavigationError:
@@ -210,6 +210,7 @@ async def _open(
     options: RenderOptions,
     deadline: Deadline,
     served: ServedDocument,
+    loaded: Callable[[], None],
 ) -> _Capture:
     """Routes, guard and defences on a fresh tab of the pool (its init scripts are in)."""
     context, page = tab.context, tab.page
@@ -231,7 +232,7 @@ async def _open(
     defences.install(routes, tab.network)  # its route runs before route_from_memory's
     session = PageSession(page, deadline, defences)
     skip_unneeded_requests(routes, session, options)  # newest: runs before the others
-    return _Capture(context, page, session, defences, guard, served, loaded=lambda: None)
+    return _Capture(context, page, session, defences, guard, served, loaded)
 
 
 async def _load(capture: _Capture, request: PageRequest, options: RenderOptions) -> int | None:

@@ -210,7 +210,9 @@ class PageSession:
         """One step of ``settle.js`` (scroll, reveal, expand ...); a failed step is a warning."""
         try:
             result = await self.call(
-                "settle", {"action": action, "maxReveal": MAX_REVEAL, **extra}, settling=True
+                "settle",
+                {"action": action, "maxReveal": MAX_REVEAL, "idleMs": IDLE_QUIET_MS, **extra},
+                settling=True,
             )
         except (TimeoutError, PlaywrightError) as exc:
             self.warnings.append(f"{action}: {type(exc).__name__}")
@@ -257,7 +259,7 @@ class PageSession:
         """The page's ``quiet`` state; on a page with nothing scheduled whose DOM changed in the
         last ``IDLE_QUIET_MS``, after two rendering frames (``settled``, in the same call),
         which may show it idle sooner than that window."""
-        return await self.settle_action("settled", idleMs=IDLE_QUIET_MS)
+        return await self.settle_action("settled")
 
     def _until_idle(self, state: dict[str, Any]) -> float:
         """For a page with nothing scheduled (``quiet``), how long until its DOM and network

@@ -338,7 +338,7 @@ def test_a_still_page_is_read_in_one_call_with_its_readability_run(
 def test_two_quiet_frames_are_evidence_until_the_dom_changes(loaded: Page) -> None:
     loaded.goto(ORIGIN + "/", wait_until="load")
     settle = (JS / "settle.js").read_text()
-    assert loaded.evaluate(f"({settle})({{action: 'settled'}})")["framesQuiet"] is True
+    assert loaded.evaluate(f"({settle})({{action: 'settled', idleMs: 1e9}})")["framesQuiet"] is True
     assert _quiet(loaded)["framesQuiet"] is True
     loaded.evaluate("document.body.append('one more line')")
     assert _quiet(loaded)["framesQuiet"] is False
@@ -347,7 +347,7 @@ def test_two_quiet_frames_are_evidence_until_the_dom_changes(loaded: Page) -> No
 def test_a_page_with_work_scheduled_is_not_settled_by_frames(loaded: Page) -> None:
     loaded.goto(ORIGIN + "/fade-in", wait_until="load")
     settle = (JS / "settle.js").read_text()
-    state = loaded.evaluate(f"({settle})({{action: 'settled'}})")
+    state = loaded.evaluate(f"({settle})({{action: 'settled', idleMs: 1e9}})")
     assert state["idle"] is False and state["framesQuiet"] is False
 
 

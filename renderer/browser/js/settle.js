@@ -95,13 +95,13 @@
   // (``framesQuiet``) until the DOM changes again.
   const settled = async () => {
     const before = quiet();
-    if (!before.idle || before.framesQuiet || before.sinceMutation >= (options.idleMs || 1e9)) return before;
+    if (!before.idle || before.framesQuiet || before.sinceMutation >= options.idleMs) return before;
     // (the frames themselves are the evidence: a busy machine stretches them, and a fallback
     // that fired first would leave them scheduled, the page busy, the wait to its window)
     await frames(1000);
     const after = quiet();
     if (after.idle && after.mutations === before.mutations) state.quietAt = after.mutations;
-    return quiet();
+    return { ...after, framesQuiet: state.quietAt === after.mutations };
   };
 
   // One rendering frame, or ``ms`` if none comes (a throttled frame has none).
@@ -169,10 +169,10 @@
     // A style sheet that cannot be read (cross-origin, or refused offline) makes nearly every
     // page "ask": the events tell whether any section skips its contents now. One frame first,
     // for the events of sections rendered since the last one, unless frames already passed
-    // with the DOM as it is (two, ``settled``, or the 50 ms of a few): their events have come.
+    // with the DOM as it is (two, ``settled``, or the few of ``idleMs``): their events have come.
     if (selection && auto.asks && state.autoSkipping) {
       const now = quiet();
-      if (!now.framesQuiet && now.sinceMutation < 50) await frame(100);
+      if (!now.framesQuiet && now.sinceMutation < options.idleMs) await frame(100);
       if (!state.autoSkipping()) auto.asks = false;
     }
     if (selection && auto.asks) {
@@ -363,7 +363,7 @@
     return { expanded, eager: eagerResult, pending: pendingImages().pending, ...quiet() };
   };
 
-  const actions = { quiet, eager, step, reveal, top, pendingImages, expand, markFeeds, prepare, settled };
+  const actions = { quiet, step, reveal, top, pendingImages, expand, markFeeds, prepare, settled };
   const failed = (e) => ({ error: String(e && e.message ? e.message : e) });
   try {
     const result = actions[options.action]();
