@@ -110,9 +110,11 @@ async def _scroll_through(
     heights: list[int] = []
     reached_end = False
     scale = 1
-    mutations: int | None = None  # unknown before the first step: it counts as a reaction
     # the page's own short timers, before any scroll step could schedule more
     before = await session.settle_action("quiet")
+    # the DOM's changes so far: the first step is judged on what it changed too (a failed
+    # call leaves it unknown, and then the first step counts as a reaction)
+    mutations: int | None = before.get("mutations")
     standing_timers = int(before.get("timers") or 0)
     # one-shot work the page keeps scheduled anyway (a loop of animation frames): a step that
     # leaves more than this scheduled started something
@@ -137,6 +139,7 @@ async def _scroll_through(
             mutations = result.get("mutations")
             if reacted:  # what came into view is loading: give it a moment, go on gently
                 scale = 1
+                session.timings["scroll_pauses"] = session.timings.get("scroll_pauses", 0) + 1
                 await asyncio.sleep(SCROLL_PAUSE_MS / 1000)
             else:  # nothing on this page reacts to scrolling: cover it in fewer steps
                 scale = min(scale * 2, MAX_SCROLL_SCALE)
@@ -157,22 +160,26 @@ async def _scroll_through(
         and len(heights) > FEED_GROWTH_STEPS
         and heights[-1] > heights[-1 - FEED_GROWTH_STEPS]
     ):
-        marked = (
-            await session.settle_action(
-                "markFeeds",
-                feedAttribute=FEED_MARK,
-                minFeedItems=FEED_MIN_ITEMS,
-                recentSteps=FEED_GROWTH_STEPS,
-            )
-        ).get("marked", 0)
-        if marked:
-            session.timings["feeds_marked"] = marked
-            session.warnings.append(
-                f"endless feed: {marked} container(s) still growing were left out"
-            )
+        await _mark_feeds(session)
     await session.settle_action("top")
     session.mark("scroll", started)
     return True
+
+
+async def _mark_feeds(session: PageSession) -> None:
+    """The page still grew when the scroll hit its cap: mark the containers that are endless
+    feeds, so the extraction leaves them out, and say so."""
+    marked = (
+        await session.settle_action(
+            "markFeeds",
+            feedAttribute=FEED_MARK,
+            minFeedItems=FEED_MIN_ITEMS,
+            recentSteps=FEED_GROWTH_STEPS,
+        )
+    ).get("marked", 0)
+    if marked:
+        session.timings["feeds_marked"] = marked
+        session.warnings.append(f"endless feed: {marked} container(s) still growing were left out")
 
 
 def _scroll_cannot_matter(session: PageSession, state: dict[str, Any]) -> bool:

@@ -344,6 +344,40 @@ def test_two_quiet_frames_are_evidence_until_the_dom_changes(loaded: Page) -> No
     assert _quiet(loaded)["framesQuiet"] is False
 
 
+# ``settled`` on a page whose DOM just changed (idleMs 1e9: always "just"), counting the
+# animation frames it asks for; ``observe`` is run first to set up an observer.
+SETTLED_FRAMES = """async ([settleSource, observe]) => {
+  eval(observe);
+  const native = window.requestAnimationFrame;
+  let asked = 0;
+  window.requestAnimationFrame = (callback) => { asked++; return native(callback); };
+  const state = await eval(settleSource)({action: "settled", idleMs: 1e9});
+  window.requestAnimationFrame = native;
+  return {asked, framesQuiet: state.framesQuiet, frameWatchers: state.frameWatchers};
+}"""
+
+
+@pytest.mark.parametrize(
+    ("observe", "frames"),
+    [
+        ("", 0),
+        ("new IntersectionObserver(() => {}).observe(document.querySelector('p'))", 2),
+        ("new ResizeObserver(() => {}).observe(document.querySelector('p'))", 2),
+    ],
+    ids=["nothing-observed", "intersection", "resize"],
+)
+def test_frames_are_waited_for_only_where_an_observer_reports_in_them(
+    loaded: Page, observe: str, frames: int
+) -> None:
+    """Nothing a frame could start on a page with nothing scheduled and no observer whose
+    callbacks run in frames: it is quiet at once; with an observer, after two frames."""
+    loaded.goto(ORIGIN + "/", wait_until="load")
+    settle = (JS / "settle.js").read_text()
+    state = loaded.evaluate(SETTLED_FRAMES, [settle, observe])
+    assert state["framesQuiet"] is True
+    assert state["asked"] == frames and (state["frameWatchers"] > 0) == (frames > 0)
+
+
 def test_a_page_with_work_scheduled_is_not_settled_by_frames(loaded: Page) -> None:
     loaded.goto(ORIGIN + "/fade-in", wait_until="load")
     settle = (JS / "settle.js").read_text()
@@ -408,6 +442,8 @@ def test_a_long_still_page_is_scrolled_in_growing_steps(
     # 600 paragraphs are dozens of screens: steps of 0.8 screen would need more than 30
     assert "scroll_skipped" not in snapshot.timings
     assert 1 < snapshot.timings["scroll_steps"] < 20, snapshot.timings
+    # nothing reacted to any step, the first included: no pause for what came into view
+    assert "scroll_pauses" not in snapshot.timings, snapshot.timings
     assert "Paragraph 599 of the long still page" in snapshot.html
 
 

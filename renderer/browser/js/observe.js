@@ -257,6 +257,19 @@
     return nativeAddEventListener.apply(this, arguments);
   };
 
+  // ResizeObserver targets (a count that only grows): their callbacks, like an
+  // IntersectionObserver's, run in a rendering frame, so a page with either waits for frames
+  // before it is judged idle; a page with neither has nothing a frame could start.
+  state.resizeObserved = 0;
+  const NativeResize = window.ResizeObserver;
+  if (typeof NativeResize === "function") {
+    const observeSize = NativeResize.prototype.observe;
+    NativeResize.prototype.observe = function () {
+      state.resizeObserved++;
+      return observeSize.apply(this, arguments);
+    };
+  }
+
   const Native = window.IntersectionObserver;
   if (typeof Native === "function") {
     const observe = Native.prototype.observe;

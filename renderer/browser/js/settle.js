@@ -42,10 +42,11 @@
   const quiet = () => {
     const all = states();
     let mutations = 0, since = 1e9, timers = 0, longTimers = 0, scheduled = 0, oneShot = 0, anything = 0;
-    let watchers = 0;
+    let watchers = 0, frameWatchers = 0;
     for (const s of all) {
       // (a document our init script never reached counts as watching)
       watchers += (s.scrollListeners === undefined ? 1 : s.scrollListeners) + (s.observed ? s.observed.size : 0);
+      frameWatchers += s.observed && s.resizeObserved !== undefined ? s.observed.size + s.resizeObserved : 1;
       mutations += s.mutations || 0;
       // each frame's own clock: performance.now() has a different origin in every document
       if (s.sinceMutation) since = Math.min(since, s.sinceMutation());
@@ -70,6 +71,8 @@
       framesQuiet: state.quietAt === mutations,
       // not even a poller or a heartbeat scheduled: nothing could be watching the scroll
       still: anything === 0 && document.readyState === "complete",
+      // targets of observers whose callbacks run in a rendering frame (intersection, resize)
+      frameWatchers,
       // listeners and observed targets that a scroll could wake, and scroll handler properties
       scrollWatchers:
         watchers + (window.onscroll || document.onscroll || (document.body && document.body.onscroll) ? 1 : 0),
@@ -92,10 +95,17 @@
   // ResizeObserver callbacks run in them, and what a finished task left to the event loop),
   // then the state again. Still idle with no DOM change in between is evidence that the page is
   // done, without waiting out a wall-clock window after its last change; it holds
-  // (``framesQuiet``) until the DOM changes again.
+  // (``framesQuiet``) until the DOM changes again. A page that observes nothing a frame
+  // reports on has nothing a frame could start (its timers, frames, idle callbacks, messages
+  // and animations are in ``idle``): it is quiet without them, which spares the first frame's
+  // paint and the wait for two frames (30 to 45 ms of a capture of a page complete at load).
   const settled = async () => {
     const before = quiet();
     if (!before.idle || before.framesQuiet || before.sinceMutation >= options.idleMs) return before;
+    if (before.frameWatchers === 0) {
+      state.quietAt = before.mutations;
+      return { ...before, framesQuiet: true };
+    }
     // (the frames themselves are the evidence: a busy machine stretches them, and a fallback
     // that fired first would leave them scheduled, the page busy, the wait to its window)
     await frames(1000);
@@ -223,7 +233,10 @@
   };
 
   // One scroll step (``scale`` times 0.8 of a screen) of the window and of each inner
-  // scroller, then two frames; reports whether any moved, and the page's state after them.
+  // scroller, then two frames, or one on a page that observes nothing a frame reports on
+  // (scroll events are dispatched in the frame before its animation-frame callbacks, so the
+  // page's scroll listeners have run by then); reports whether any moved, and the page's
+  // state after the frames.
   const step = async () => {
     state.step = (state.step || 0) + 1;
     const targets = [document.scrollingElement || document.documentElement, ...scrollers()];
@@ -235,7 +248,7 @@
       el.scrollTop = before + Math.max(200, page * 0.8) * scale;
       if (el.scrollTop > before) moved = true;
     }
-    if (moved) await frames();
+    if (moved) await (quiet().frameWatchers ? frames() : frame(100));
     return {
       moved,
       height: (document.scrollingElement || document.documentElement).scrollHeight,
