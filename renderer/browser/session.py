@@ -219,13 +219,20 @@ class PageSession:
             return {}
         return result or {}
 
-    async def wait_network_quiet(self, cap: float) -> bool:
-        """No request for ``NETWORK_QUIET_MS``, or for ``IDLE_QUIET_MS`` on an idle page."""
+    async def wait_quiet(self, cap: float) -> None:
+        """The network quiet, then the DOM; a look at the page that showed it idle answers
+        both (the DOM's wait would only ask again)."""
+        if await self.wait_network_quiet(cap) != "idle":
+            await self.wait_dom_quiet(cap)
+
+    async def wait_network_quiet(self, cap: float) -> str | None:
+        """No request for ``NETWORK_QUIET_MS`` ("window"), or for ``IDLE_QUIET_MS`` on an idle
+        page ("idle", ``is_idle``); None when ``cap`` or the settle time ran out first."""
         end = time.monotonic() + min(cap, self.deadline.settle_remaining())
         while time.monotonic() < end:
             quiet_ms = self.network.quiet_for() * 1000
             if quiet_ms >= NETWORK_QUIET_MS:
-                return True
+                return "window"
             if self.network.inflight:
                 # most often a font or a tracker, refused by a route of ours within
                 # milliseconds, which then counts as no activity at all
@@ -236,9 +243,9 @@ class PageSession:
                 continue
             state = await self._quiet_state()
             if self._idle(state):
-                return True
+                return "idle"
             await asyncio.sleep(self._until_idle(state))
-        return False
+        return None
 
     async def wait_dom_quiet(self, cap: float) -> bool:
         """No DOM change for ``DOM_QUIET_MS`` and no short timer pending, or an idle page

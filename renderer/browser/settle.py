@@ -58,8 +58,7 @@ async def settle(session: PageSession, options: RenderOptions) -> None:
     is left to do: a page with nothing folded, nothing a scroll could wake and no image loading
     is ready for its snapshot after it."""
     started = time.monotonic()
-    await session.wait_network_quiet(cap=5.0)
-    await session.wait_dom_quiet(cap=5.0)  # waits out short pending timers too
+    await session.wait_quiet(cap=5.0)  # the DOM's wait waits out short pending timers too
     session.mark("quiet", started)
     prepared: dict[str, Any] = {}
     if options.expand or options.scroll:
