@@ -19,13 +19,13 @@ import ipaddress
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urldefrag, urlsplit
+from urllib.parse import urlsplit
 
 from playwright.async_api import BrowserContext, Request, Response, Route, WebSocketRoute
 from playwright.async_api import Error as PlaywrightError
 
 from extractor import BlockedAddressError, FetchError, ReadermodeError
-from renderer.browser.routes import RouteChain
+from renderer.browser.routes import RouteChain, document_address
 from renderer.fetch.addresses import (
     ALLOW_HINT,
     FETCH_SCHEMES,
@@ -163,9 +163,9 @@ class BrowserGuard:
     def raise_if_target_blocked(self, url: str | None = None) -> None:
         """BlockedAddressError if the guard refused the main document (``url``, or any
         top-level navigation when None). Call it when navigation failed."""
-        wanted = urldefrag(url).url if url else None
+        wanted = document_address(url) if url else None
         for refusal in self.refusals:
-            if refusal.navigation and (wanted is None or urldefrag(refusal.url).url == wanted):
+            if refusal.navigation and (wanted is None or document_address(refusal.url) == wanted):
                 raise BlockedAddressError(refusal.message)
 
     async def verify(self, timeout: float = VERIFY_TIMEOUT_S) -> None:

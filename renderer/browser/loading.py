@@ -10,7 +10,6 @@ from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from email.message import Message
-from urllib.parse import urldefrag
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Route
@@ -28,7 +27,7 @@ from extractor import (
     decode_html,
 )
 from renderer.browser.options import RenderOptions
-from renderer.browser.routes import RouteChain
+from renderer.browser.routes import RouteChain, document_address
 from renderer.browser.session import Deadline, PageRequest, PageSession
 
 
@@ -48,7 +47,7 @@ def route_from_memory(
     charset-normalizer) and served as UTF-8 with that charset in the header: served without
     one, Chromium guessed, and pages without <meta charset> came out garbled.
     """
-    page_url = urldefrag(request.url).url
+    page_url = document_address(request.url)
     body = request.body
     if body is not None:
         served.text = decode_html(body, max_bytes=max(len(body), 1)).text
@@ -56,7 +55,7 @@ def route_from_memory(
 
     async def handle(route: Route) -> None:
         target = route.request
-        if urldefrag(target.url).url == page_url and body is not None:
+        if document_address(target.url) == page_url and body is not None:
             await route.fulfill(
                 status=200, body=body, headers={"Content-Type": "text/html; charset=utf-8"}
             )

@@ -13,10 +13,27 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
+from urllib.parse import urldefrag, urlsplit, urlunsplit
 
 from playwright.async_api import BrowserContext, Route
 
 Handler = Callable[[Route], Awaitable[None]]
+
+DEFAULT_PORTS = {"http": ":80", "https": ":443"}
+
+
+def document_address(url: str) -> str:
+    """``url`` as the browser writes it in the request for that document: no fragment, scheme
+    and host in lower case, no default port, ``/`` for an empty path. A page served from
+    memory at ``https://example.com`` is asked for as ``https://example.com/``: compared as
+    given, the request was refused and the capture failed with ERR_ABORTED."""
+    plain = urldefrag(url).url
+    parts = urlsplit(plain)
+    scheme = parts.scheme.lower()
+    if scheme not in DEFAULT_PORTS:
+        return plain
+    netloc = parts.netloc.lower().removesuffix(DEFAULT_PORTS[scheme])
+    return urlunsplit((scheme, netloc, parts.path or "/", parts.query, ""))
 
 
 class RouteChain:

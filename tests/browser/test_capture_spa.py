@@ -103,6 +103,22 @@ def test_local_file_rendered_from_memory_at_its_url(
     assert squash(spec["present"][1]) in squash(extraction.text)
 
 
+def test_a_file_served_at_an_address_without_a_path_is_read(
+    renderer: Renderer, tmp_path: Path
+) -> None:
+    """Chromium asks for ``https://shop.example`` as ``https://shop.example/``: the page is
+    still the one served from memory (it was refused, and the capture failed)."""
+    saved = tmp_path / "home.html"
+    saved.write_text(
+        "<!doctype html><title>Home</title><article>"
+        + "<p>The bakery opens at six and sells out of rye by nine.</p>" * 8
+        + "</article>",
+        encoding="utf-8",
+    )
+    extraction = renderer.capture(str(saved), url="https://shop.example")
+    assert "sells out of rye by nine" in extraction.text
+
+
 def test_demo_needs_javascript(page, spa_server: str) -> None:  # noqa: ANN001 (pytest-playwright)
     """With pytest-playwright's own page: the demo's article appears only once its script ran."""
     spec = case(SPA / "demo")

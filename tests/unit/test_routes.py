@@ -7,9 +7,10 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 from playwright.async_api import Route
 
-from renderer.browser.routes import RouteChain
+from renderer.browser.routes import RouteChain, document_address
 
 
 class _Route:
@@ -69,3 +70,20 @@ def test_an_empty_chain_hands_every_request_on() -> None:
     route = _Route()
     _run(RouteChain(), route)
     assert route.events == ["playwright-fallback"]
+
+
+@pytest.mark.parametrize(
+    ("given", "requested"),
+    [
+        ("https://www.gymshark.com", "https://www.gymshark.com/"),
+        ("HTTP://Example.COM:80/a?b=1#top", "http://example.com/a?b=1"),
+        ("https://example.com:443", "https://example.com/"),
+        ("https://example.com:8443/x", "https://example.com:8443/x"),
+        ("http://[::1]:8080", "http://[::1]:8080/"),
+        ("about:blank", "about:blank"),
+    ],
+)
+def test_a_document_address_is_written_as_the_browser_requests_it(
+    given: str, requested: str
+) -> None:
+    assert document_address(given) == requested
