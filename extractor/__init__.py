@@ -46,6 +46,7 @@ from ._formats import (
 )
 from ._frontmatter import front_matter
 from ._markdown import html_to_markdown
+from ._noscript import may_hold_noscript_page
 from ._options import ALL_RULES, ExtractOptions
 from ._parse import inner_html, parse_fragment
 from ._postprocess import html_to_text
@@ -149,6 +150,7 @@ __all__ = [
     "html_to_text",
     "inert_page_html",
     "inner_html",
+    "may_hold_noscript_page",
     "parse_fragment",
     "remove_sitewide",
     "sanitize_document",

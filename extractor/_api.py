@@ -106,7 +106,10 @@ Chosen, not tuned: of the three benchmark pages that stalled offline, the served
 
 
 def _prefer_served_document(snapshot: PageSnapshot, options: ExtractOptions) -> Extraction:
-    """The partial render's extraction, or the served document's when that reads far more."""
+    """The render's extraction, or the served document's when that reads far more: a render
+    that stopped before DOMContentLoaded, or one whose served document keeps its page in
+    ``<noscript>`` (which a browser running scripts never shows: an app that did not start
+    leaves the render empty)."""
     rendered: Extraction | None = None
     if snapshot.html:  # empty: the browser side failed, only the served document is left
         try:
@@ -135,8 +138,8 @@ def _prefer_served_document(snapshot: PageSnapshot, options: ExtractOptions) -> 
         name="served-document",
         outcome="accepted",
         reason=(
-            f"the page never finished loading: its served document read statically gave "
-            f"{served_words} words, the partial render {rendered_words}"
+            f"its served document read statically gave {served_words} words, the render "
+            f"{rendered_words}"
             if rendered is not None
             else f"the browser side failed: its served document read statically gave "
             f"{served_words} words"

@@ -9,6 +9,8 @@ body, they are unwrapped (their children kept in place) before the rules run.
 
 from __future__ import annotations
 
+import re
+
 from lxml.html import HtmlElement
 
 from ._types import TraceEntry
@@ -16,6 +18,24 @@ from ._types import TraceEntry
 NOSCRIPT_MIN_CHARS = 500
 """Less text than this inside ``<noscript>`` is a tracking pixel or a "please enable
 JavaScript" line, never the page: skipped without reading the rest of the body."""
+
+
+_NOSCRIPT = re.compile(r"<noscript\b[^>]*>(.*?)</noscript\s*>", re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"<[^>]*>")
+
+
+def may_hold_noscript_page(html: str) -> bool:
+    """Whether the ``<noscript>`` elements of ``html`` hold ``NOSCRIPT_MIN_CHARS`` of text, by a
+    scan of the markup (no parse): the cheap first test of a served document, before it is
+    read as a page (``reveal_noscript_page``). In a browser with scripts on, ``<noscript>``
+    is never part of the DOM, so a page whose app did not start (its bundle blocked, or
+    refused offline) shows nothing of what it serves there: a Discourse thread's posts."""
+    inside = 0
+    for match in _NOSCRIPT.finditer(html):
+        inside += len("".join(_TAG.sub(" ", match.group(1)).split()))
+        if inside >= NOSCRIPT_MIN_CHARS:
+            return True
+    return False
 
 
 def _chars(element: HtmlElement) -> int:

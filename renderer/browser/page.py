@@ -30,6 +30,7 @@ from extractor import (
     PageSnapshot,
     ReadabilityResult,
     ReadermodeError,
+    may_hold_noscript_page,
 )
 from renderer.browser.defences import PageDefences
 from renderer.browser.extras import (
@@ -186,9 +187,20 @@ async def _capture(capture: _Capture, request: PageRequest, options: RenderOptio
         warnings=tuple(session.warnings),
         settled_by=settled_by,
         reader_view=reader_view,
-        # what the parser may not have reached: the extractor reads it too, keeps the larger
-        source_html=capture.served.text if session.stalled or session.navigation_refused else None,
+        source_html=_served_to_compare(capture, session),
     )
+
+
+def _served_to_compare(capture: _Capture, session: PageSession) -> str | None:
+    """The served document, for the extractor to read too and keep the larger reading, where
+    the render may lack what it holds: what the parser did not reach (stalled, or stopped by a
+    refused navigation), or a page kept in ``<noscript>``, which scripts hide."""
+    served = capture.served.text
+    if served is None:
+        return None
+    if session.stalled or session.navigation_refused or may_hold_noscript_page(served):
+        return served
+    return None
 
 
 async def _wait_for_selector(session: PageSession, selector: str) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from extractor import extract
+from extractor import extract, may_hold_noscript_page
 from extractor._noscript import NOSCRIPT_MIN_CHARS, reveal_noscript_page
 from extractor._parse import parse_html
 
@@ -42,3 +42,12 @@ def test_a_long_noscript_with_more_text_outside_stays() -> None:
     document = parse_html(html)
     assert reveal_noscript_page(document) is None
     assert document.find(".//noscript") is not None
+
+
+def test_the_markup_scan_finds_a_page_in_noscript_and_not_a_pixel() -> None:
+    """The renderer's cheap test of a served document (no parse) before the extractor reads it."""
+    assert may_hold_noscript_page(DISCOURSE)
+    assert may_hold_noscript_page(DISCOURSE.replace("noscript", "NOSCRIPT"))
+    pixel = "<noscript><img src='https://t.example/p.gif'></noscript>"
+    enable = "<noscript><p>Please enable JavaScript to comment.</p></noscript>"
+    assert not may_hold_noscript_page(f"<html><body>{POSTS}{pixel}{enable}</body></html>")
