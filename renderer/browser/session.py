@@ -11,7 +11,7 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request
@@ -225,7 +225,7 @@ class PageSession:
         if await self.wait_network_quiet(cap) != "idle":
             await self.wait_dom_quiet(cap)
 
-    async def wait_network_quiet(self, cap: float) -> str | None:
+    async def wait_network_quiet(self, cap: float) -> Literal["window", "idle"] | None:
         """No request for ``NETWORK_QUIET_MS`` ("window"), or for ``IDLE_QUIET_MS`` on an idle
         page ("idle", ``is_idle``); None when ``cap`` or the settle time ran out first."""
         end = time.monotonic() + min(cap, self.deadline.settle_remaining())
@@ -264,8 +264,9 @@ class PageSession:
 
     async def _quiet_state(self) -> dict[str, Any]:
         """The page's ``quiet`` state; on a page with nothing scheduled whose DOM changed in the
-        last ``IDLE_QUIET_MS``, after two rendering frames (``settled``, in the same call),
-        which may show it idle sooner than that window."""
+        last ``IDLE_QUIET_MS``, after two rendering frames, or at once where nothing observes
+        what a frame reports (``settled``, in the same call), which may show it idle sooner
+        than that window."""
         return await self.settle_action("settled")
 
     def _until_idle(self, state: dict[str, Any]) -> float:
@@ -286,7 +287,7 @@ class PageSession:
     def is_idle(self, state: dict[str, Any]) -> bool:
         """The page's evidence (``quiet``) that it has nothing left to do: nothing scheduled,
         every document loaded, the network quiet for ``IDLE_QUIET_MS``, and the DOM too, or
-        unchanged since two rendering frames passed with nothing scheduled (``framesQuiet``)."""
+        unchanged since ``settled`` found it quiet with nothing scheduled (``framesQuiet``)."""
         return (
             bool(state.get("idle"))
             and (state.get("sinceMutation", 0) >= IDLE_QUIET_MS or bool(state.get("framesQuiet")))

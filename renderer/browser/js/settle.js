@@ -37,16 +37,23 @@
     return false;
   };
 
+  // Targets of observers whose callbacks run in a rendering frame (intersection, resize), in
+  // every same-origin document (one our init script never reached counts as one).
+  const frameWatchers = (all) => {
+    let count = 0;
+    for (const s of all) count += s.observed && s.resizeObserved !== undefined ? s.observed.size + s.resizeObserved : 1;
+    return count;
+  };
+
   // ``idle``: nothing scheduled anywhere and every document loaded, evidence that the page has
   // nothing left to do once its network is quiet too (the renderer judges that part).
   const quiet = () => {
     const all = states();
     let mutations = 0, since = 1e9, timers = 0, longTimers = 0, scheduled = 0, oneShot = 0, anything = 0;
-    let watchers = 0, frameWatchers = 0;
+    let watchers = 0;
     for (const s of all) {
       // (a document our init script never reached counts as watching)
       watchers += (s.scrollListeners === undefined ? 1 : s.scrollListeners) + (s.observed ? s.observed.size : 0);
-      frameWatchers += s.observed && s.resizeObserved !== undefined ? s.observed.size + s.resizeObserved : 1;
       mutations += s.mutations || 0;
       // each frame's own clock: performance.now() has a different origin in every document
       if (s.sinceMutation) since = Math.min(since, s.sinceMutation());
@@ -71,8 +78,7 @@
       framesQuiet: state.quietAt === mutations,
       // not even a poller or a heartbeat scheduled: nothing could be watching the scroll
       still: anything === 0 && document.readyState === "complete",
-      // targets of observers whose callbacks run in a rendering frame (intersection, resize)
-      frameWatchers,
+      frameWatchers: frameWatchers(all),
       // listeners and observed targets that a scroll could wake, and scroll handler properties
       scrollWatchers:
         watchers + (window.onscroll || document.onscroll || (document.body && document.body.onscroll) ? 1 : 0),
@@ -248,7 +254,7 @@
       el.scrollTop = before + Math.max(200, page * 0.8) * scale;
       if (el.scrollTop > before) moved = true;
     }
-    if (moved) await (quiet().frameWatchers ? frames() : frame(100));
+    if (moved) await (frameWatchers(states()) ? frames() : frame(100));
     return {
       moved,
       height: (document.scrollingElement || document.documentElement).scrollHeight,
