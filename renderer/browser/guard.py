@@ -25,7 +25,7 @@ from playwright.async_api import BrowserContext, Request, Response, Route, WebSo
 from playwright.async_api import Error as PlaywrightError
 
 from extractor import BlockedAddressError, FetchError, ReadermodeError
-from renderer.browser.routes import RouteChain, document_address
+from renderer.browser.routes import REFUSED, RouteChain, document_address
 from renderer.fetch.addresses import (
     ALLOW_HINT,
     FETCH_SCHEMES,
@@ -101,7 +101,7 @@ class BrowserGuard:
             await self.vet(request.url)
         except BlockedAddressError as exc:
             self.refusals.append(Refusal(request.url, str(exc), _is_main_navigation(request)))
-            await route.abort("blockedbyclient")
+            await route.abort(REFUSED)
             return
         except FetchError:
             await route.abort("namenotresolved")  # the browser's own lookup would fail alike

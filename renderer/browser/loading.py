@@ -27,7 +27,7 @@ from extractor import (
     decode_html,
 )
 from renderer.browser.options import RenderOptions
-from renderer.browser.routes import RouteChain, document_address
+from renderer.browser.routes import REFUSED, RouteChain, document_address
 from renderer.browser.session import Deadline, PageRequest, PageSession
 
 
@@ -64,7 +64,7 @@ def route_from_memory(
             # page. A refused navigation would replace it with Chromium's error page.
             await route.fulfill(status=204)
         elif offline:
-            await route.abort("blockedbyclient")
+            await route.abort(REFUSED)
         else:
             await route.fallback()  # to the private-network guard, when there is one
 
@@ -159,7 +159,7 @@ async def _refuse_too_large(
     route: Route, fail: Callable[[ReadermodeError], None], size: int, limit: int
 ) -> None:
     fail(InputTooLargeError(size, limit, f"response from {route.request.url}"))
-    await route.abort("blockedbyclient")
+    await route.abort(REFUSED)
 
 
 async def _dom_loaded(session: PageSession, allowed: float) -> None:

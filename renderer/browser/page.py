@@ -243,6 +243,7 @@ async def _open(
     defences = PageDefences(context, page, options, request.url)
     defences.install(routes, tab.network)  # its route runs before route_from_memory's
     session = PageSession(page, deadline, defences)
+    routes.on_refused(session.network.refused)
     skip_unneeded_requests(routes, session, options)  # newest: runs before the others
     return _Capture(context, page, session, defences, guard, served, loaded)
 

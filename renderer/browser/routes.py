@@ -15,9 +15,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any, cast
 from urllib.parse import urldefrag, urlsplit, urlunsplit
 
-from playwright.async_api import BrowserContext, Route
+from playwright.async_api import BrowserContext, Request, Route
 
 Handler = Callable[[Route], Awaitable[None]]
+REFUSED = "blockedbyclient"
+"""The error our handlers refuse a request with (Chromium's ERR_BLOCKED_BY_CLIENT)."""
 
 DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 
@@ -41,6 +43,7 @@ class RouteChain:
 
     def __init__(self) -> None:
         self._handlers: list[Handler] = []
+        self._refusal_listeners: list[Callable[[Request], None]] = []
 
     async def install(self, context: BrowserContext) -> None:
         await context.route("**/*", self._dispatch)
@@ -49,6 +52,15 @@ class RouteChain:
         """Add ``handler`` in front: it runs before those added earlier, as with
         ``context.route``."""
         self._handlers.insert(0, handler)
+
+    def on_refused(self, listener: Callable[[Request], None]) -> None:
+        """Call ``listener`` with each request a handler refuses (``abort(REFUSED)``), as it
+        refuses it: Chromium's report of the failure comes a round trip later."""
+        self._refusal_listeners.append(listener)
+
+    def refusing(self, request: Request) -> None:
+        for listener in self._refusal_listeners:
+            listener(request)
 
     async def _dispatch(self, route: Route) -> None:
         await self.run(route, 0)
@@ -76,3 +88,8 @@ class _Link:
 
     async def fallback(self) -> None:
         await self._chain.run(self._route, self._index + 1)
+
+    async def abort(self, error_code: str | None = None) -> None:
+        if error_code == REFUSED:
+            self._chain.refusing(self._route.request)
+        await self._route.abort(error_code)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -23,7 +24,8 @@ from renderer.browser.options import DOM_QUIET_MS, IDLE_QUIET_MS, MAX_REVEAL, NE
 POLL_S = 0.05
 """How often the settle loop looks at the network and the DOM again."""
 INFLIGHT_POLL_S = 0.01
-"""How often the wait for a quiet network looks again while requests are in flight."""
+"""How long the wait for a quiet network waits at most, while requests are in flight, before
+it looks again (it wakes as soon as the last one ends)."""
 SNAPSHOT_RESERVE_S = 3.0
 SNAPSHOT_RESERVE_SHARE = 0.25
 """Kept back from settling for the snapshot and Readability.js (measured: 0.1-1 s each on the
@@ -81,12 +83,15 @@ class NetworkActivity:
 
     A request our own routes refused is no activity: it brings nothing into the page, and its
     start is not counted once it is refused (fonts are asked for when the page is first laid
-    out, just after it loaded, and their refusals held every capture for a quiet window)."""
+    out, just after it loaded, and their refusals held every capture for a quiet window). A
+    route of ours says so when it refuses (``refused``), before Chromium reports the failure:
+    that report came 10 to 30 ms later, behind the other requests' events."""
 
     inflight: set[Request] = field(default_factory=set)
     _events: list[tuple[float, Request]] = field(default_factory=list)
     _refused: set[Request] = field(default_factory=set)
     _since: float = field(default_factory=time.monotonic)
+    _emptied: asyncio.Event = field(default_factory=asyncio.Event)
 
     def attach(self, page: Page) -> None:
         page.on("request", self._started)
@@ -101,20 +106,38 @@ class NetworkActivity:
                 return moment
         return self._since
 
+    def refused(self, request: Request) -> None:
+        """A route of ours refused ``request``: it is no activity, whenever it is reported."""
+        self._refused.add(request)
+        self._discard(request)
+
+    async def wait_emptied(self, timeout: float) -> None:
+        """Until no request is in flight, at most ``timeout`` seconds."""
+        if self.inflight:
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self._emptied.wait(), timeout)
+
     def _started(self, request: Request) -> None:
+        if request in self._refused:  # refused before its start was reported
+            return
         self.inflight.add(request)
+        self._emptied.clear()
         self._events.append((time.monotonic(), request))
 
     def _ended(self, request: Request) -> None:
-        self.inflight.discard(request)
+        self._discard(request)
         self._events.append((time.monotonic(), request))
 
     def _failed(self, request: Request) -> None:
         if REFUSED_BY_US in (request.failure or ""):
-            self.inflight.discard(request)
-            self._refused.add(request)
+            self.refused(request)
         else:
             self._ended(request)
+
+    def _discard(self, request: Request) -> None:
+        self.inflight.discard(request)
+        if not self.inflight:
+            self._emptied.set()
 
     def quiet_for(self) -> float:
         return 0.0 if self.inflight else time.monotonic() - self.last_change
@@ -236,7 +259,7 @@ class PageSession:
             if self.network.inflight:
                 # most often a font or a tracker, refused by a route of ours within
                 # milliseconds, which then counts as no activity at all
-                await asyncio.sleep(INFLIGHT_POLL_S)
+                await self.network.wait_emptied(INFLIGHT_POLL_S)
                 continue
             if quiet_ms < IDLE_QUIET_MS:  # not a moment before the idle window could end
                 await asyncio.sleep(max(0.005, (IDLE_QUIET_MS - quiet_ms) / 1000))

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from playwright.async_api import Route
 
 from renderer.browser.options import RenderOptions
-from renderer.browser.routes import RouteChain
+from renderer.browser.routes import REFUSED, RouteChain
 from renderer.browser.session import PageSession
 
 MEDIA_TYPES = frozenset({"media"})
@@ -84,7 +84,7 @@ def skip_unneeded_requests(
             not request.is_navigation_request() and is_tracker(request.url)
         ):
             session.timings["skipped_requests"] = session.timings.get("skipped_requests", 0) + 1
-            await route.abort("blockedbyclient")
+            await route.abort(REFUSED)
         else:
             await route.fallback()
 

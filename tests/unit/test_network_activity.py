@@ -3,7 +3,10 @@ network activity, every other start and end is."""
 
 from __future__ import annotations
 
+import asyncio
 import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from renderer.browser.session import NetworkActivity
 
@@ -47,3 +50,36 @@ def test_a_refusal_does_not_hide_what_happened_after_its_start() -> None:
     data_ended = network.last_change
     network._failed(tracker)  # type: ignore[arg-type]
     assert network.last_change == data_ended
+
+
+def test_a_request_refused_before_its_start_was_reported_never_counts() -> None:
+    network = NetworkActivity()
+    before = network.last_change
+    font = _Request()
+    network.refused(font)  # type: ignore[arg-type]
+    network._started(font)  # type: ignore[arg-type]
+    assert not network.inflight
+    assert network.last_change == before
+
+
+def test_the_wait_for_an_empty_network_ends_when_the_last_request_does() -> None:
+    async def scenario() -> tuple[bool, bool]:
+        network = NetworkActivity()
+        script, image = _Request(), _Request()
+        network._started(script)  # type: ignore[arg-type]
+        network._started(image)  # type: ignore[arg-type]
+        waiting = asyncio.ensure_future(network.wait_emptied(timeout=3600))
+        network._ended(script)  # type: ignore[arg-type]
+        await asyncio.sleep(0)
+        still_waiting = not waiting.done()
+        network.refused(image)  # type: ignore[arg-type]
+        await asyncio.wait_for(waiting, timeout=60)
+        return still_waiting, waiting.done()
+
+    assert _in_a_loop(scenario()) == (True, True)
+
+
+def _in_a_loop(coroutine: Any) -> Any:
+    # on a thread of its own: pytest-playwright may keep an event loop in the main thread
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result(timeout=120)

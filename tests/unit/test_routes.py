@@ -87,3 +87,29 @@ def test_a_document_address_is_written_as_the_browser_requests_it(
     given: str, requested: str
 ) -> None:
     assert document_address(given) == requested
+
+
+def test_a_refusal_is_told_to_listeners_before_the_route_is_aborted() -> None:
+    route = _Route()
+    chain = RouteChain()
+    chain.on_refused(lambda request: route.events.append(f"refused {request}"))
+    chain.add(_handler("tracker filter", route.events, answer=True))
+    _run(chain, route)
+    assert route.events == [
+        "tracker filter saw GET https://example.com/",
+        "refused GET https://example.com/",
+        "abort:blockedbyclient",
+    ]
+
+
+def test_other_aborts_are_not_refusals() -> None:
+    route = _Route()
+    chain = RouteChain()
+    chain.on_refused(lambda request: route.events.append(f"refused {request}"))
+
+    async def unresolved(link: Route) -> None:
+        await link.abort("namenotresolved")
+
+    chain.add(unresolved)
+    _run(chain, route)
+    assert route.events == ["abort:namenotresolved"]
