@@ -8,9 +8,11 @@ import lxml.html
 import pytest
 from readability import Document
 
+from extractor import ExtractOptions, PageSnapshot, extract
 from extractor._parse import parse_html
 from extractor._readability_parse import _needs_cleaner, prepare
 from extractor._rules import PRECLEAN_RULES, apply_rules
+from extractor._stages import STAGES_BY_NAME
 
 # Everything the cleaner rewrites on a tree the rules leave it: scripted links (spaced out,
 # percent-encoded, their colon too, in SVG's xlink:href, in a form action), unsafe and safe
@@ -43,11 +45,34 @@ def _readability_own(document: lxml.html.HtmlElement) -> bytes:
     return lxml.html.tostring(Document(tree)._parse(tree))
 
 
-def test_fast_path_matches_readability_own_parse() -> None:
+def _base_resolved(tree: lxml.html.HtmlElement) -> lxml.html.HtmlElement:
+    """What readability-lxml's own parse does last, and ``prepare`` leaves to the cascade."""
+    tree.resolve_base_href(handle_failures="discard")
+    return tree
+
+
+def test_fast_path_matches_readability_own_parse_but_for_the_base() -> None:
     document = _cleaned(TRICKY)
     assert not _needs_cleaner(document)
     ours = prepare(copy.deepcopy(document), "discard")
-    assert lxml.html.tostring(ours) == _readability_own(document)
+    assert ours.find(".//base") is not None  # the cascade's postprocess resolves links
+    assert 'href="relative/page.html"' in lxml.html.tostring(ours, encoding="unicode")
+    assert lxml.html.tostring(_base_resolved(ours)) == _readability_own(document)
+
+
+def test_the_stage_result_links_resolve_against_the_base() -> None:
+    prose = "A paragraph of the article that readability-lxml keeps as it is. " * 4
+    page = (
+        '<html><head><base href="https://example.org/dir/"></head><body><article>'
+        f'<p>{prose}<a href="relative/page.html">a relative link</a></p>'
+        f'<p>{prose}<img src="photo.jpg"></p><p>{prose}</p></article></body></html>'
+    )
+    result = extract(
+        PageSnapshot(html=page, url="https://example.org/a/post.html"),
+        options=ExtractOptions(stages=(STAGES_BY_NAME["readability-lxml"],)),
+    )
+    assert 'href="https://example.org/dir/relative/page.html"' in result.html
+    assert 'src="https://example.org/dir/photo.jpg"' in result.html
 
 
 @pytest.mark.parametrize(
@@ -78,4 +103,4 @@ def test_hidden_and_styled_elements_left_by_the_rules_drop_once() -> None:
     apply_rules(document, PRECLEAN_RULES - {"hidden"})
     assert not _needs_cleaner(document)
     ours = prepare(copy.deepcopy(document), "discard")
-    assert lxml.html.tostring(ours) == _readability_own(document)
+    assert lxml.html.tostring(_base_resolved(ours)) == _readability_own(document)
