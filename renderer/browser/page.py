@@ -242,6 +242,8 @@ async def _open(
     route_from_memory(routes, request, options.offline, served)
     defences = PageDefences(context, page, options, request.url)
     defences.install(routes, tab.network)  # its route runs before route_from_memory's
+    if request.body is not None and options.offline:
+        await defences.document_from_memory(len(request.body), tab.network)
     session = PageSession(page, deadline, defences)
     routes.on_refused(session.network.refused)
     skip_unneeded_requests(routes, session, options)  # newest: runs before the others

@@ -165,3 +165,36 @@ def test_a_document_without_our_functions_is_sent_their_source() -> None:
     assert by_name == MISSING
     assert state["readyState"] == "complete" and "idle" in state
     assert "Sentence 39 of the pooled story" in str(snap["html"])
+
+
+@pytest.mark.parametrize(("offline", "counted"), [(True, False), (False, True)])
+def test_chromium_counts_document_bytes_unless_the_only_document_is_in_memory(
+    tmp_path: Path, offline: bool, counted: bool
+) -> None:
+    """Offline, a page served from memory is the only main document that can load, and its
+    size is known: the tab's Network events are turned off. Online, its script could navigate
+    to a document from the network, whose bytes the defences must count."""
+    page = tmp_path / "story.html"
+    page.write_text(REMEMBERING_PAGE, encoding="utf-8")
+    options = RenderOptions(block_private=False, budget=30, offline=offline)
+
+    async def capture() -> tuple[int, str]:
+        async with AsyncRenderer(options) as renderer:
+            await renderer.start()
+            pool = renderer._pool
+            assert pool is not None
+            original = pool._take
+            events: list[str] = []
+
+            async def take() -> object:
+                tab = await original()
+                tab.network.session.on("Network.requestWillBeSent", lambda e: events.append(e))
+                return tab
+
+            pool._take = take  # type: ignore[method-assign]
+            snapshot = await renderer.render(str(page), url=URL, options=options)
+            return len(events), extract(snapshot).text
+
+    events, text = run(capture)
+    assert (events > 0) == counted
+    assert "Sentence 39 of the pooled story" in text
