@@ -71,17 +71,19 @@ async def settle(session: PageSession, options: RenderOptions) -> None:
             {f"expanded_{k}": v for k, v in expanded.items() if isinstance(v, int) and v}
         )
         session.mark("prepare", started)
-    scrolled = await _scroll_through(session, options, prepared) if options.scroll else False
-    if scrolled:  # what the scroll loaded may still be arriving
+    changed_by_scroll = (
+        await _scroll_through(session, options, prepared) if options.scroll else False
+    )
+    if changed_by_scroll:  # what the scroll loaded may still be arriving
         started = time.monotonic()
         await session.wait_dom_quiet(cap=2.0)
         session.mark("scroll_quiet", started)
-    if options.expand and (scrolled or _may_hold_more(prepared)):
+    if options.expand and (changed_by_scroll or _may_hold_more(prepared)):
         # content that arrived while scrolling, or after what was opened, may hold more to open
         started = time.monotonic()
         await session.settle_action("expand")
         session.mark("expand_again", started)
-    if scrolled or _may_hold_more(prepared) or prepared.get("pending", 1):
+    if changed_by_scroll or _may_hold_more(prepared) or prepared.get("pending", 1):
         await _wait_images(session)
 
 
@@ -98,7 +100,10 @@ async def _scroll_through(
 ) -> bool:
     """Scroll window and inner scrollers in steps, then bring observed targets into view.
     Skipped on a page that nothing could make react (``_scroll_cannot_matter``, judged on
-    ``state``, the page's ``quiet`` state after ``prepare``): False then."""
+    ``state``, the page's ``quiet`` state after ``prepare``). Says whether the page may have
+    changed: False when skipped, and when no step had a reaction, no target was brought into
+    view and nothing arrived at the bottom (then what follows a scroll, a wait for the DOM, a
+    second expand and the images' wait, has nothing new to wait for)."""
     started = time.monotonic()
     if _scroll_cannot_matter(session, state):
         session.timings["scroll_skipped"] = 1
@@ -119,6 +124,7 @@ async def _scroll_through(
     # leaves more than this scheduled started something
     standing_work = int(before.get("oneShot") or 0)
     waited = False  # at this bottom, for a part the scroll started loading
+    changed = False  # a step reacted, a target was revealed, or a part arrived at the bottom
     while steps < options.max_scroll_steps and time.monotonic() < end:
         network_before = session.network.last_change
         result = await session.settle_action("step", scale=scale)
@@ -137,6 +143,7 @@ async def _scroll_through(
             )
             mutations = result.get("mutations")
             if reacted:  # what came into view is loading: give it a moment, go on gently
+                changed = True
                 scale = 1
                 session.timings["scroll_pauses"] = session.timings.get("scroll_pauses", 0) + 1
                 await asyncio.sleep(SCROLL_PAUSE_MS / 1000)
@@ -145,6 +152,7 @@ async def _scroll_through(
         else:
             revealed = await session.settle_action("reveal")
             if revealed.get("revealed"):
+                changed = True
                 await asyncio.sleep(SCROLL_PAUSE_MS / 1000)
             elif waited or not await _more_on_its_way(session, result, standing_timers):
                 # (once per bottom: a page that changes in place, a clock, a poll, never
@@ -152,7 +160,7 @@ async def _scroll_through(
                 reached_end = True
                 break
             else:
-                waited = True
+                waited = changed = True
     session.timings["scroll_steps"] = steps
     if (
         not reached_end
@@ -162,7 +170,7 @@ async def _scroll_through(
         await _mark_feeds(session)
     await session.settle_action("top")
     session.mark("scroll", started)
-    return True
+    return changed
 
 
 async def _mark_feeds(session: PageSession) -> None:

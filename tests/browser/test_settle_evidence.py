@@ -121,6 +121,26 @@ def test_an_interval_is_work_once_it_changed_content(
     assert loaded.evaluate(INTERVAL, [settle, body]) == [idle_while_it_runs, True]
 
 
+# A scroll step between two others adds a reading pane that scrolls on its own: the steps keep
+# the scrollers they found while the DOM is unchanged, and must find the new one.
+PANE_ADDED = """async ([settleSource]) => {
+  const settle = eval(settleSource);
+  await settle({action: "step"});
+  const pane = document.createElement("div");
+  pane.style.cssText = "height: 90vh; overflow: auto";
+  pane.innerHTML = "<div style='height: 5000px'>a long reading pane</div>";
+  document.body.prepend(pane);
+  await new Promise((done) => setTimeout(done, 0));  // the mutation records delivered
+  await settle({action: "step"});
+  return pane.scrollTop;
+}"""
+
+
+def test_a_scroll_pane_added_between_steps_is_scrolled(loaded: Page) -> None:
+    loaded.goto(ORIGIN + "/", wait_until="load")
+    assert loaded.evaluate(PANE_ADDED, [(JS / "settle.js").read_text()]) > 0
+
+
 def test_work_that_ran_is_no_longer_counted(loaded: Page) -> None:
     loaded.goto(ORIGIN + "/", wait_until="load")
     # each resolves only once its callback has run
@@ -443,8 +463,10 @@ def test_a_long_still_page_is_scrolled_in_growing_steps(
     # 600 paragraphs are dozens of screens: steps of 0.8 screen would need more than 30
     assert "scroll_skipped" not in snapshot.timings
     assert 1 < snapshot.timings["scroll_steps"] < 20, snapshot.timings
-    # nothing reacted to any step, the first included: no pause for what came into view
+    # nothing reacted to any step, the first included: no pause for what came into view,
+    # and no wait afterwards for what the scroll could have loaded
     assert "scroll_pauses" not in snapshot.timings, snapshot.timings
+    assert "scroll_quiet" not in snapshot.timings, snapshot.timings
     assert "Paragraph 599 of the long still page" in snapshot.html
 
 
@@ -488,6 +510,7 @@ def test_sections_loaded_by_scroll_events_are_all_read(renderer: Renderer, tmp_p
     snapshot = renderer.render(str(page))
     missing = [n for n in range(SECTIONS) if f"Section {n} loaded on scroll" not in snapshot.html]
     assert not missing
+    assert "scroll_quiet" in snapshot.timings  # the steps had reactions: what they loaded
 
 
 def test_a_pane_streaming_on_scroll_is_waited_for_at_the_bottom(
