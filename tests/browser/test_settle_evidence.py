@@ -504,6 +504,27 @@ def test_a_page_that_could_react_is_scrolled(
     assert "scroll_skipped" not in snapshot.timings and snapshot.timings["scroll_steps"] >= 1
 
 
+# A story with a "read more" control that shows its rest, and a share bar whose "more sharing
+# options" control adds a menu of share links.
+READ_MORE_AND_SHARING = """<!doctype html><title>Quay</title><body><article><h1>Quay</h1>
+<p>The quay was rebuilt in stone after the storm of the winter, and the harbour opened again.</p>
+<p id="rest" style="display:none">The rest of the story: the old crane stays on the north quay.</p>
+<a href="#" id="more" onclick="document.getElementById('rest').style.display = 'block';
+  this.remove(); return false;">Read more</a></article>
+<div class="share"><a href="#" onclick="const m = document.createElement('ul');
+  m.innerHTML = '<li><a href=/s1>Share on Kelvik</a></li><li><a href=/s2>Share by post</a></li>';
+  this.after(m); return false;">Show more sharing options</a></div>"""
+
+
+def test_read_more_is_opened_and_a_sharing_menu_is_not(renderer: Renderer, tmp_path: Path) -> None:
+    page = tmp_path / "quay.html"
+    page.write_text(READ_MORE_AND_SHARING)
+    snapshot = renderer.render(str(page))
+    assert "the old crane stays on the north quay" in snapshot.html
+    assert ">Share on Kelvik</a>" not in snapshot.html  # (its markup is in the onclick too)
+    assert snapshot.timings.get("expanded_readMore") == 1
+
+
 def test_sections_loaded_by_scroll_events_are_all_read(renderer: Renderer, tmp_path: Path) -> None:
     page = tmp_path / "sections.html"
     page.write_text(SCROLL_LOADER)

@@ -360,12 +360,15 @@
     // asked first, as innerText lays the page out and a news page has hundreds of links.
     const verb = /read|show|see|view|continue|expand/i;
     const object = /more|all|full|the|reading/i;
+    // "Show more sharing options" opens a menu of share links: never content, and clicked it
+    // put those links in the page that is read.
+    const sharing = /\bshar(e|es|ing)\b/i;
     for (const el of document.querySelectorAll("button, [role=button], a")) {
       if (counts.readMore >= 5) break;
       const content = el.textContent || "";
       if (!verb.test(content) || !object.test(content)) continue;
       const text = (el.innerText || content).trim();
-      if (text.length > 40 || !readMore.test(text)) continue;
+      if (text.length > 40 || !readMore.test(text) || sharing.test(text)) continue;
       if (!staysHere(el) || el.closest("nav, header, footer, [role=navigation]")) continue;
       try {
         el.click();
