@@ -59,6 +59,7 @@ class RouteChain:
         self._refusal_listeners.append(listener)
 
     def refusing(self, request: Request) -> None:
+        """Tell the listeners that a handler is refusing ``request`` (``_Link.abort``)."""
         for listener in self._refusal_listeners:
             listener(request)
 
