@@ -134,14 +134,14 @@
   // give it, and whether any sheet asks at all (one that cannot be read, cross-origin, counts
   // as asking).
   const autoVisibility = () => {
-    const AUTO = /content-visibility\s*:\s*auto/i;
-    const selectors = [];
-    let asks = false;
     // (the property asked by name: serialising every rule's cssText took up to 29 ms on a
     // page with 10,000 rules)
+    const isAuto = (style) => style.getPropertyValue("content-visibility") === "auto";
+    const selectors = [];
+    let asks = false;
     const visit = (rules, depth) => {
       for (const rule of rules) {
-        if (rule.style && rule.style.getPropertyValue("content-visibility") === "auto") {
+        if (rule.style && isAuto(rule.style)) {
           asks = true;
           if (rule.selectorText) selectors.push(rule.selectorText);
         }
@@ -157,7 +157,7 @@
     }
     const targets = new Set();
     for (const el of document.querySelectorAll('[style*="content-visibility"]')) {
-      if (AUTO.test(el.style.cssText)) targets.add(el);
+      if (isAuto(el.style)) targets.add(el);
     }
     for (const selector of selectors) {
       try {
