@@ -5,7 +5,7 @@ cascade's stages, the error tree, and the HTML/text helpers the renderer's repor
 Everything else lives in private modules.
 """
 
-from ._api import Source, extract, snapshot_from_bytes
+from ._api import PreparedExtraction, Source, extract, prepare_extraction, snapshot_from_bytes
 from ._cascade import Candidate, Skip, Stage, StageInput
 from ._combine import RESULT_STAGES
 from ._decode import DEFAULT_MAX_BYTES, DecodedText, decode_html
@@ -113,6 +113,7 @@ __all__ = [
     "NotHTMLError",
     "OutputError",
     "PageSnapshot",
+    "PreparedExtraction",
     "REFINEMENTS",
     "RULE_FAMILIES",
     "ReadabilityJsStage",
@@ -152,6 +153,7 @@ __all__ = [
     "inner_html",
     "may_hold_noscript_page",
     "parse_fragment",
+    "prepare_extraction",
     "remove_sitewide",
     "sanitize_document",
     "sanitize_html",

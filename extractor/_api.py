@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import TypeAlias
 
@@ -10,12 +10,12 @@ import lxml.html
 from lxml.html import HtmlElement
 
 from ._agreement import cross_check
-from ._cascade import CascadeResult, Stage, StageInput, run_cascade
+from ._cascade import CascadeResult, Stage, StageInput, read_ahead, run_cascade
 from ._codelang import page_hints, restore_code_languages
 from ._combine import combine, fallback
 from ._comments import read_comments, rules_before_comments
 from ._decode import check_size, decode_html
-from ._errors import ContentTooShortError, EmptyInputError, NoContentError
+from ._errors import ContentTooShortError, EmptyInputError, NoContentError, ReadermodeError
 from ._filters import filter_content
 from ._furniture import normalise_title
 from ._markdown import html_to_markdown
@@ -27,7 +27,7 @@ from ._parse import parse_html
 from ._postprocess import CleanContent, html_to_text, resolve_base_url
 from ._refine import RefineContext, article_boundary
 from ._rules import apply_rules
-from ._stages import DEFAULT_STAGES
+from ._stages import DEFAULT_STAGES, READ_AHEAD_STAGES
 from ._text import count_words
 from ._title import title_from_page
 from ._typed import page_type_entry, typed_rules, typed_stages
@@ -81,17 +81,23 @@ def extract(
     *,
     url: str | None = None,
     options: ExtractOptions | None = None,
+    prepared: PreparedExtraction | None = None,
 ) -> Extraction:
     """Extract the main content of a page.
 
     ``source`` is raw bytes (charset detected), text, an lxml tree (left untouched) or a
     ``PageSnapshot`` from the renderer. ``url`` resolves relative links when the source does
-    not carry one. Raises only ``ReadermodeError`` subclasses for bad input or empty pages.
+    not carry one. ``prepared``: this snapshot's extraction read ahead
+    (``prepare_extraction``), finished instead of read again; ignored when it was read from
+    another page or with other options. Raises only ``ReadermodeError`` subclasses for bad
+    input or empty pages.
     """
     options = options or ExtractOptions()
     snapshot = _as_snapshot(source, url, options)
     if snapshot.source_html is not None:
         return _prefer_served_document(snapshot, options)
+    if prepared is not None and prepared.fits(snapshot, options):
+        return _finish(prepared._reading, snapshot, options)
     return _extract_snapshot(snapshot, options)
 
 
@@ -149,10 +155,74 @@ def _prefer_served_document(snapshot: PageSnapshot, options: ExtractOptions) -> 
     return served.revised(trace=(*served.trace, entry))
 
 
+@dataclass(frozen=True, eq=False)
+class _Reading:
+    """A snapshot read up to its stages: everything the extraction reads before it needs
+    Readability.js's result (which only the stages and the page's titles use)."""
+
+    snapshot: PageSnapshot
+    """The snapshot read, its hidden marks as ``unhide`` left them."""
+    page: StageInput
+    """What the stages see, without Readability.js's result and title yet."""
+    page_type: PageType
+    code_hints: dict[str, str]
+    trace: list[TraceEntry]
+    comments: Comments | None
+    stages: tuple[Stage, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedExtraction:
+    """A rendered snapshot's extraction read ahead, as far as it goes without Readability.js's
+    result (``prepare_extraction``): the parse, the page's type, the rules and the stages that
+    read the document alone. ``extract(snapshot, prepared=...)`` finishes it once the result
+    is there, for the snapshot with the same HTML, URLs and options only."""
+
+    html: str
+    url: str | None
+    final_url: str | None
+    options: ExtractOptions
+    _reading: _Reading
+
+    def fits(self, snapshot: PageSnapshot, options: ExtractOptions) -> bool:
+        """Whether this was read ahead from ``snapshot``'s page with ``options``."""
+        return (
+            snapshot.source_html is None
+            and (snapshot.html is self.html or snapshot.html == self.html)
+            and (snapshot.url, snapshot.final_url) == (self.url, self.final_url)
+            and options == self.options
+        )
+
+
+def prepare_extraction(
+    snapshot: PageSnapshot, *, options: ExtractOptions | None = None
+) -> PreparedExtraction | None:
+    """``snapshot``'s extraction read ahead while its Readability.js result is still on its way
+    (the renderer runs both at once); None where nothing can be read ahead: a snapshot with its
+    served document to compare, or one whose reading raised (``extract`` raises it then)."""
+    options = options or ExtractOptions()
+    if snapshot.source_html is not None:
+        return None
+    try:
+        checked = _as_snapshot(snapshot, None, options)
+        reading = _read_up_to_stages(checked, options, ahead=True)
+    except ReadermodeError:
+        return None
+    return PreparedExtraction(snapshot.html, snapshot.url, snapshot.final_url, options, reading)
+
+
 def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extraction:
+    return _finish(_read_up_to_stages(snapshot, options), snapshot, options)
+
+
+def _read_up_to_stages(
+    snapshot: PageSnapshot, options: ExtractOptions, *, ahead: bool = False
+) -> _Reading:
+    """Parse, type, unhide and clean the page; ``ahead``: also run the stages that read the
+    document alone (``read_ahead``), as Readability.js's result is not there yet."""
     document = parse_html(snapshot.html)
     base_url = resolve_base_url(document, snapshot.base_url)
-    titles = page_titles(document, snapshot)
+    titles = page_titles(document)
 
     code_hints = page_hints(document)
     page_type = detect_page_type(document, snapshot.final_url or snapshot.url)
@@ -183,7 +253,24 @@ def _extract_snapshot(snapshot: PageSnapshot, options: ExtractOptions) -> Extrac
         refine_context=RefineContext(boundary=article_boundary(cleaned), titles=titles),
         rules=typed_rules(page_type, options.rules),  # the refinements the type allows
     )
-    result = _read(page, stages, page_type, options)
+    if ahead:
+        stages = read_ahead(stages, page, READ_AHEAD_STAGES)
+    return _Reading(snapshot, page, page_type, code_hints, trace, comments, stages)
+
+
+def _finish(reading: _Reading, snapshot: PageSnapshot, options: ExtractOptions) -> Extraction:
+    """The stages, with Readability.js's result and title from ``snapshot``, and the output."""
+    read = reading.page
+    context = read.refine_context
+    page = replace(
+        read,
+        # the snapshot as given (its result, warnings), with the marks ``unhide`` left
+        snapshot=replace(snapshot, html=reading.snapshot.html),
+        refine_context=replace(context, titles=context.titles | readability_title(snapshot)),
+    )
+    page_type, code_hints, trace = reading.page_type, reading.code_hints, reading.trace
+    comments = reading.comments
+    result = _read(page, reading.stages, page_type, options)
 
     html = restore_code_languages(result.content.html, code_hints)
     text = result.content.text
@@ -244,21 +331,26 @@ def read_page_title(snapshot: PageSnapshot) -> str | None:
     return read_title(parse_html(snapshot.html), snapshot)
 
 
-def page_titles(document: HtmlElement, snapshot: PageSnapshot) -> frozenset[str]:
+def page_titles(document: HtmlElement) -> frozenset[str]:
     """The page's titles as the headline refinement matches them, read before any rule ran:
-    its ``<title>`` (whole, and without the site's name after a separator), its first
-    ``<h1>`` (Readability.js turns it into an ``<h2>`` when it keeps it) and the title
-    Readability.js read."""
+    its ``<title>`` (whole, and without the site's name after a separator) and its first
+    ``<h1>`` (Readability.js turns it into an ``<h2>`` when it keeps it)."""
     first_h1 = next(document.iter("h1"), None)
     title = document.findtext(".//title")
     from_title = title_from_page(title, [], []) if title else None
     found = {
         title,
         from_title[0] if from_title else None,
-        snapshot.readability.title if snapshot.readability else None,
         first_h1.text_content() if first_h1 is not None else None,
     }
     return frozenset(normal for text in found if text and (normal := normalise_title(text)))
+
+
+def readability_title(snapshot: PageSnapshot) -> frozenset[str]:
+    """The title Readability.js read, as the headline refinement matches it (none or one)."""
+    title = snapshot.readability.title if snapshot.readability else None
+    normal = normalise_title(title) if title else None
+    return frozenset([normal]) if normal else frozenset()
 
 
 def _comments_output(section: CleanContent, options: ExtractOptions) -> Comments:

@@ -9,6 +9,7 @@ passing another tuple in ``ExtractOptions.stages``.
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -74,17 +75,54 @@ def attempt(
     but a ``ReadermodeError`` is a Skip, not the end of the extraction. Our refinements and
     post-processing run outside the guard, so a bug there raises instead of quietly handing
     the page to the next stage."""
-    try:
-        outcome = stage(page)
-    except ReadermodeError:
-        raise
-    except Exception as exc:  # a third-party stage failing must not end the cascade
-        return Skip(f"failed: {type(exc).__name__}: {str(exc)[:200]}"), None, []
+    outcome = _outcome(stage, page)
     if not isinstance(outcome, Candidate):
         return outcome, None, []
     refinements = refine(outcome.element, page.refine_context, page.rules)
     content = postprocess(outcome.element, base_url=page.base_url)
     return outcome, content, refinements
+
+
+def _outcome(stage: Stage, page: StageInput) -> Candidate | Skip:
+    """The stage's own call, guarded: anything but a ``ReadermodeError`` is a Skip."""
+    try:
+        return stage(page)
+    except ReadermodeError:
+        raise
+    except Exception as exc:  # a third-party stage failing must not end the cascade
+        return Skip(f"failed: {type(exc).__name__}: {str(exc)[:200]}")
+
+
+@dataclass
+class ReadAhead:
+    """A stage already run on this page (``read_ahead``): its outcome once more, with a fresh
+    copy of its element each time, as whoever attempts a stage owns what it gets."""
+
+    name: str
+    outcome: Candidate | Skip
+
+    def __call__(self, page: StageInput) -> Candidate | Skip:
+        if isinstance(self.outcome, Skip):
+            return self.outcome
+        return Candidate(copy.deepcopy(self.outcome.element), note=self.outcome.note)
+
+
+def read_ahead(
+    stages: tuple[Stage, ...], page: StageInput, names: frozenset[str]
+) -> tuple[Stage, ...]:
+    """``stages`` with those named in ``names`` run on ``page`` now and replaced by their
+    outcome (``ReadAhead``); only for stages that read ``page.document`` alone, since the
+    page's Readability.js result and title are not in ``page`` yet. One that raises a
+    ``ReadermodeError`` is left to raise in its turn."""
+    ahead: list[Stage] = []
+    for stage in stages:
+        if stage.name in names:
+            try:
+                stage = ReadAhead(stage.name, _outcome(stage, page))
+            except ReadermodeError:
+                pass
+        ahead.append(stage)
+    return tuple(ahead)
 
 
 def run_cascade(

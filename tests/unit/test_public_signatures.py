@@ -17,6 +17,7 @@ from renderer.qa.compare import compare_page_sync
 PUBLIC: list[Callable[..., object]] = [
     extractor.extract,
     extractor.snapshot_from_bytes,
+    extractor.prepare_extraction,
     renderer.capture,
     renderer.capture_async,
     renderer.render,
