@@ -16,12 +16,19 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from extractor import Extraction, ExtractOptions, PageSnapshot, extract
+from extractor import (
+    Extraction,
+    ExtractOptions,
+    PageSnapshot,
+    PreparedExtraction,
+    extract,
+    prepare_extraction,
+)
 from renderer.browser.bundle import LAYOUT, write_bundle
 from renderer.browser.inpage import functions_init_script, script
 from renderer.browser.launch import BrowserHandle, launch_browser
 from renderer.browser.options import RenderOptions
-from renderer.browser.page import render_page
+from renderer.browser.page import SnapshotHook, render_page
 from renderer.browser.pool import DEFAULT_MAX_PAGES, PagePool
 from renderer.browser.session import PageRequest
 from renderer.browser.steps import with_action_trace
@@ -56,6 +63,43 @@ def _for_snapshots(extract_options: ExtractOptions, options: RenderOptions) -> E
     if extract_options.max_bytes < options.max_dom_bytes:
         return replace(extract_options, max_bytes=options.max_dom_bytes)
     return extract_options
+
+
+class ReadAhead:
+    """A capture's extraction read ahead on a thread (``extractor.prepare_extraction``) from the
+    settled snapshot, while Readability.js runs on it in the page: the extraction's part that
+    does not need that result (the parse, the page's type, the rules, readability-lxml) then
+    costs the capture no time of its own."""
+
+    def __init__(self, options: ExtractOptions) -> None:
+        self.options = options
+        self._task: asyncio.Future[PreparedExtraction | None] | None = None
+
+    def start(self, snapshot: PageSnapshot) -> None:
+        """``render_page``'s ``on_snapshot``: start reading ``snapshot`` ahead."""
+        self._task = asyncio.ensure_future(
+            asyncio.to_thread(prepare_extraction, snapshot, options=self.options)
+        )
+
+    async def result(self) -> PreparedExtraction | None:
+        """What was read ahead; None when nothing was (the extraction then reads it all, and
+        raises there what reading ahead raised)."""
+        if self._task is None:
+            return None
+        try:
+            return await self._task
+        except Exception:  # noqa: BLE001 - the extraction runs the same code and reports it
+            return None
+
+    def abandon(self) -> None:
+        """The capture failed: the thread runs to its end, its result is dropped."""
+        if self._task is not None:
+            self._task.add_done_callback(_drop_result)
+
+
+def _drop_result(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()  # retrieved: no "never retrieved" report for an abandoned read
 
 
 class AsyncRenderer:
@@ -116,10 +160,36 @@ class AsyncRenderer:
         options = options or self.options
         if max_bytes is not None:
             options = replace(options, max_bytes=max_bytes)
+        return await self._render(target, url, options)
+
+    async def _render(
+        self,
+        target: str,
+        url: str | None,
+        options: RenderOptions,
+        on_snapshot: SnapshotHook | None = None,
+    ) -> PageSnapshot:
         await self.start()
         assert self._pool is not None
         request = _page_request(target, url=url, max_bytes=options.max_bytes)
-        return await render_page(self._pool, request, options)
+        return await render_page(self._pool, request, options, on_snapshot)
+
+    async def _render_and_extract(
+        self, target: str, url: str | None, options: RenderOptions, extract_options: ExtractOptions
+    ) -> tuple[PageSnapshot, Extraction]:
+        """The snapshot and its extraction, read ahead on a thread while Readability.js runs
+        in the page (``ReadAhead``), finished once its result is there."""
+        ahead = ReadAhead(extract_options)
+        try:
+            snapshot = await self._render(target, url, options, ahead.start)
+        except BaseException:
+            ahead.abandon()
+            raise
+        prepared = await ahead.result()
+        extraction = await asyncio.to_thread(
+            extract, snapshot, options=extract_options, prepared=prepared
+        )
+        return snapshot, with_action_trace(extraction, snapshot)
 
     async def capture(
         self,
@@ -136,9 +206,7 @@ class AsyncRenderer:
         """
         options = options or self.options
         extract_options = _for_snapshots(extract_options or ExtractOptions(), options)
-        snapshot = await self.render(target, url=url, options=options)
-        extraction = await asyncio.to_thread(extract, snapshot, options=extract_options)
-        return with_action_trace(extraction, snapshot)
+        return (await self._render_and_extract(target, url, options, extract_options))[1]
 
     @property
     def connected(self) -> bool:
@@ -170,10 +238,7 @@ class AsyncRenderer:
             mhtml=str(folder / LAYOUT.mhtml),
         )
         extract_options = _for_snapshots(extract_options or ExtractOptions(), options)
-        snapshot = await self.render(target, url=url, options=options)
-        extraction = with_action_trace(
-            await asyncio.to_thread(extract, snapshot, options=extract_options), snapshot
-        )
+        snapshot, extraction = await self._render_and_extract(target, url, options, extract_options)
         write_bundle(
             folder,
             snapshot,

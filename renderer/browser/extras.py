@@ -32,11 +32,18 @@ EXTRA_MIN_S = 1.0
 
 
 async def run_readability(
-    session: PageSession, html: str, done: dict[str, Any] | None = None
+    session: PageSession, html: str, done: dict[str, Any] | str | None = None
 ) -> tuple[Any, str | None]:
     """Readability.js on the snapshot ``html``; ``done``: its run already made on that snapshot
-    in the snapshot's own call (``settle._first_snapshot``), read instead of running again."""
-    raw = done
+    in the snapshot's own call (``settle._first_snapshot``), read instead of running again, or
+    ``HELD`` there, taken from the page (run anew if it cannot be)."""
+    raw: dict[str, Any] | None = None
+    if isinstance(done, dict):
+        raw = done
+    elif done is not None:  # ``inpage.HELD``: the run the first snapshot's call held
+        raw = await _take_held(session)
+        if raw is not None:
+            session.timings["readability_held"] = 1
     if raw is not None:
         session.timings["readability"] = round(float(raw.get("ms") or 0.0) / 1000, 3)
     else:
@@ -56,6 +63,16 @@ async def run_readability(
     if run.error:
         return run.result, f"Readability.js failed: {run.error}"
     return run.result, None
+
+
+async def _take_held(session: PageSession) -> dict[str, Any] | None:
+    """The Readability.js run the first snapshot's call held (``inpage.FIRST_SNAPSHOT``), or
+    None when it is gone (a navigation) or the call failed: then it runs anew."""
+    try:
+        raw = await session.call("held", cap=20.0)
+    except (TimeoutError, PlaywrightError):
+        return None
+    return raw if isinstance(raw, dict) else None
 
 
 async def run_reader_view(session: PageSession) -> tuple[ReadabilityResult | None, str | None]:

@@ -23,26 +23,62 @@ KEY = "readermode.functions"
 MISSING = "readermode: our functions are missing from this document"
 """What a call by name answers where the init script never ran."""
 
-FIRST_SNAPSHOT = """(fns) => (args) => {
-  // One synchronous call: nothing of the page runs between the state it reports and the
-  // snapshot, so on a page idle at that moment the snapshot is the settled page.
-  const before = fns.settle({action: "quiet", maxReveal: 0});
-  const started = performance.now();
-  const snap = fns.snapshot(args.snapshot);
-  snap.ms = performance.now() - started;
-  let run = null;
-  const quietDom = before.sinceMutation >= args.idleMs || before.framesQuiet;
-  if (fns.readability && args.readability && before.idle && quietDom) {
-    try {
-      run = fns.readability(Object.assign({}, args.readability, {html: snap.html}));
-    } catch (e) {
-      run = null; // run again on its own, where its failure is reported
+HELD = "readermode: Readability.js held for the next call"
+"""What ``first`` answers for Readability.js when it was asked to hold the run (``ahead``): the
+run starts in the page's next task, and ``held`` gives its result."""
+
+FIRST_SNAPSHOT = """(fns) => {
+  // Readability.js's run on the first snapshot when it is held for the next call (``ahead``):
+  // the snapshot's HTML goes back to the renderer at once, which reads it while the run goes
+  // on in the page.
+  let held = null;
+  const later = setTimeout; // as at document start: a page script may replace it
+  const first = (args) => {
+    // One synchronous call: nothing of the page runs between the state it reports and the
+    // snapshot, so on a page idle at that moment the snapshot is the settled page.
+    const before = fns.settle({action: "quiet", maxReveal: 0});
+    const started = performance.now();
+    const snap = fns.snapshot(args.snapshot);
+    snap.ms = performance.now() - started;
+    let run = null;
+    held = null;
+    const quietDom = before.sinceMutation >= args.idleMs || before.framesQuiet;
+    if (fns.readability && args.readability && before.idle && quietDom) {
+      const options = Object.assign({}, args.readability, {html: snap.html});
+      const read = () => {
+        try {
+          return fns.readability(options);
+        } catch (e) {
+          return null; // run again on its own, where its failure is reported
+        }
+      };
+      if (args.ahead) {
+        const job = {done: false, result: null};
+        job.take = () => (job.done ? job.result : read());
+        later(() => {
+          if (held !== job) return; // taken already
+          job.result = read();
+          job.done = true;
+        }, 0);
+        held = job;
+        run = args.heldMark;
+      } else {
+        run = read();
+      }
     }
-  }
-  return {before, snap, readability: run};
+    return {before, snap, readability: run};
+  };
+  const take = () => {
+    const job = held;
+    held = null;
+    return job ? job.take() : null;
+  };
+  return {first, held: take};
 }"""
 """``first``: the page's ``quiet`` state, the first snapshot and, when the page was idle and
-the arguments ask for it, Readability.js on that snapshot (``snapshot.take_first_snapshot``)."""
+the arguments ask for it, Readability.js on that snapshot (``snapshot.take_first_snapshot``),
+run in the same call or, with ``ahead``, held: started in the page's next task, its result
+given by ``held`` (``HELD`` in its place)."""
 
 
 @cache
@@ -75,7 +111,8 @@ def functions_init_script() -> str:
         f"    const key = Symbol.for({KEY!r});\n"
         "    if (Object.prototype.hasOwnProperty.call(window, key)) return;\n"
         f"    const fns = {_table()};\n"
-        f"    fns.first = ({FIRST_SNAPSHOT})(fns);\n"
+        f"    const snapshots = ({FIRST_SNAPSHOT})(fns);\n"
+        "    fns.first = snapshots.first;\n    fns.held = snapshots.held;\n"
         "    Object.defineProperty(window, key, { value: Object.freeze(fns) });\n"
         "  } catch (e) {\n    /* never break the page */\n  }\n})();"
     )
@@ -96,6 +133,8 @@ def source_expression(name: str) -> str:
     functions. Raises ReadabilityUnavailable for Readability.js when it is not installed."""
     if name == "readability":
         return readability_expression()
-    if name == "first":
-        return f"(arg) => ({FIRST_SNAPSHOT})({_table()})(arg)"
+    if name == "first":  # no run is held where our functions are missing: none could take it
+        return f"(arg) => ({FIRST_SNAPSHOT})({_table()}).first({{...arg, ahead: false}})"
+    if name == "held":
+        return "(arg) => null"
     return _sources()[name]

@@ -65,9 +65,20 @@ bounded by the budget, except what this sums: the extras' shared grace, each ext
 and the private-network guard's last check (``BrowserGuard.verify``)."""
 
 
-async def render_page(pool: PagePool, request: PageRequest, options: RenderOptions) -> PageSnapshot:
+SnapshotHook = Callable[[PageSnapshot], None]
+"""Told of the settled page's snapshot (no Readability.js result yet) as soon as it is taken,
+while the capture goes on in the page: the API reads its extraction ahead meanwhile."""
+
+
+async def render_page(
+    pool: PagePool,
+    request: PageRequest,
+    options: RenderOptions,
+    on_snapshot: SnapshotHook | None = None,
+) -> PageSnapshot:
     """Load, settle and snapshot one page in a fresh context of ``pool`` (closed whatever
-    happens).
+    happens). ``on_snapshot`` is told of the settled snapshot before Readability.js's run on
+    it ends, which then goes on in the page's next task (``settle.until_stable``'s ``ahead``).
 
     Returns within the budget (plus ``HARD_STOP_GRACE_S`` at worst) whatever the page does. A
     page whose browser side fails (its main thread frozen, its tab crashed, the hard stop) is
@@ -76,7 +87,7 @@ async def render_page(pool: PagePool, request: PageRequest, options: RenderOptio
     served = ServedDocument()
     try:
         return await asyncio.wait_for(
-            _render_page(pool, request, options, served),
+            _render_page(pool, request, options, served, on_snapshot),
             timeout=options.budget + HARD_STOP_GRACE_S,
         )
     except TimeoutError as exc:
@@ -129,13 +140,17 @@ class _Capture:
 
 
 async def _render_page(
-    pool: PagePool, request: PageRequest, options: RenderOptions, served: ServedDocument
+    pool: PagePool,
+    request: PageRequest,
+    options: RenderOptions,
+    served: ServedDocument,
+    on_snapshot: SnapshotHook | None,
 ) -> PageSnapshot:
     async with pool.tab() as tab:
         deadline = Deadline(options.budget)
         capture = await _open(tab, request, options, deadline, served, pool.prepare_spares)
         try:
-            return await _capture(capture, request, options)
+            return await _capture(capture, request, options, on_snapshot)
         except NavigationError:
             crashed = "the browser tab crashed"
             if capture.defences.crashed and (
@@ -145,7 +160,12 @@ async def _render_page(
             raise
 
 
-async def _capture(capture: _Capture, request: PageRequest, options: RenderOptions) -> PageSnapshot:
+async def _capture(
+    capture: _Capture,
+    request: PageRequest,
+    options: RenderOptions,
+    on_snapshot: SnapshotHook | None,
+) -> PageSnapshot:
     session = capture.session
     status = await _load(capture, request, options)
     capture.loaded()
@@ -154,7 +174,7 @@ async def _capture(capture: _Capture, request: PageRequest, options: RenderOptio
     if options.actions:
         await run_steps(session, options.actions)
     await settle(session, options)
-    snap, settled_by = await until_stable(session, options)
+    snap, settled_by = await until_stable(session, options, ahead=on_snapshot is not None)
     if snap is None and capture.defences.failure is None:
         frozen = f"the page's main thread did not answer within the {options.budget:g} s budget"
         if fallback := served_snapshot(request, capture.served, frozen, session):
@@ -172,6 +192,15 @@ async def _capture(capture: _Capture, request: PageRequest, options: RenderOptio
         session.warnings.append(
             f"partial: the page was still changing when the {options.budget:g} s budget ran out"
         )
+    # the document read: page.url already shows a refused navigation's target
+    final_url = snap.get("url") or capture.page.url
+    source_html = _served_to_compare(capture, session)
+    if on_snapshot is not None:
+        on_snapshot(
+            PageSnapshot(
+                html=snap["html"], url=request.url, final_url=final_url, source_html=source_html
+            )
+        )
     readability, reader_view = await _after_snapshot(
         capture, snap["html"], options, snap.get("readability")
     )
@@ -179,15 +208,14 @@ async def _capture(capture: _Capture, request: PageRequest, options: RenderOptio
     return PageSnapshot(
         html=snap["html"],
         url=request.url,
-        # the document read: page.url already shows a refused navigation's target
-        final_url=snap.get("url") or capture.page.url,
+        final_url=final_url,
         status=status,
         readability=readability,
         timings=session.timings,
         warnings=tuple(session.warnings),
         settled_by=settled_by,
         reader_view=reader_view,
-        source_html=_served_to_compare(capture, session),
+        source_html=source_html,
     )
 
 
@@ -281,9 +309,9 @@ def _check_snapshot(
 
 
 async def _after_snapshot(
-    capture: _Capture, html: str, options: RenderOptions, done: dict[str, Any] | None
+    capture: _Capture, html: str, options: RenderOptions, done: dict[str, Any] | str | None
 ) -> tuple[ReadabilityResult | None, ReadabilityResult | None]:
-    """Readability.js on the snapshot (``done``: already run in the snapshot's call), then the
+    """Readability.js on the snapshot (``done``: already run, or held, in the snapshot's call), then the
     extras asked for, then the guard's last word."""
     session = capture.session
     problems: list[str | None] = []

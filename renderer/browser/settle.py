@@ -240,16 +240,16 @@ def _check_text(html: str, url: str) -> str:
 
 
 async def _first_snapshot(
-    session: PageSession, options: RenderOptions
+    session: PageSession, options: RenderOptions, ahead: bool
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The first snapshot with the page's state when it was taken, and Readability.js run on
-    it in the same call when the page was idle then and options ask for it (kept in the
-    snapshot as ``readability``, for ``page._after_snapshot``)."""
+    it in the same call (or, ``ahead``, held for the next) when the page was idle then and
+    options ask for it (kept in the snapshot as ``readability``, for ``page._after_snapshot``)."""
     readability = None
     if options.readability_js and session.network.quiet_for() * 1000 >= IDLE_QUIET_MS:
         # the snapshot's HTML is put in as ``html`` in the page
         readability = run_options(None, hidden_attribute=HIDDEN_MARK)
-    before, snap, run = await take_first_snapshot(session, options, readability)
+    before, snap, run = await take_first_snapshot(session, options, readability, ahead=ahead)
     session.timings["snapshot"] = round(float(snap.get("ms") or 0) / 1000, 3)
     if run is not None:
         snap["readability"] = run
@@ -257,12 +257,13 @@ async def _first_snapshot(
 
 
 async def until_stable(
-    session: PageSession, options: RenderOptions
+    session: PageSession, options: RenderOptions, *, ahead: bool = False
 ) -> tuple[dict[str, Any] | None, str]:
     """Snapshot until two consecutive extractions agree or the budget runs out; one snapshot
     is enough when the page was idle when it was taken (nothing scheduled, loaded, DOM and
     network quiet): nothing of the page runs while ``snapshot.js`` does, and an idle page has
-    nothing left that could change it."""
+    nothing left that could change it. ``ahead``: the first snapshot's Readability.js run is
+    held for the next call (``snapshot.take_first_snapshot``)."""
     started = time.monotonic()
     previous_text: str | None = None
     snap: dict[str, Any] | None = None
@@ -274,7 +275,7 @@ async def until_stable(
             if checks:
                 latest = await take_snapshot(session, options)
             else:
-                before, latest = await _first_snapshot(session, options)
+                before, latest = await _first_snapshot(session, options, ahead)
         except (TimeoutError, PlaywrightError) as exc:
             session.warnings.append(f"snapshot failed: {type(exc).__name__}")
             break

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from extractor import HIDDEN_MARK, LimitExceededError
+from renderer.browser.inpage import HELD
 from renderer.browser.options import IDLE_QUIET_MS, RenderOptions
 from renderer.browser.session import PageSession
 
@@ -32,19 +33,27 @@ async def take_snapshot(session: PageSession, options: RenderOptions) -> dict[st
 
 
 async def take_first_snapshot(
-    session: PageSession, options: RenderOptions, readability: dict[str, Any] | None
-) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
+    session: PageSession,
+    options: RenderOptions,
+    readability: dict[str, Any] | None,
+    *,
+    ahead: bool = False,
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | str | None]:
     """The page's ``quiet`` state and a snapshot taken in the same synchronous call, and,
     when ``readability`` (Readability.js's run options) is given and the page was idle then,
     that run on the snapshot (``inpage.FIRST_SNAPSHOT``): ``(before, snap, raw run or None)``.
     A page complete at load is read in this one call, and the snapshot's HTML never goes back
-    into the page."""
+    into the page. ``ahead``: the run is held, started in the page's next task, so that the
+    snapshot can be read while it goes on (``inpage.HELD`` in its place, ``extras.run_readability``
+    takes it)."""
     result: dict[str, Any] = await session.call(
         "first",
         {
             "snapshot": _snapshot_options(options),
             "readability": readability,
             "idleMs": IDLE_QUIET_MS,
+            "ahead": ahead,
+            "heldMark": HELD,
         },
         cap=40.0,
     )
