@@ -272,7 +272,7 @@ async def _open(
     defences.install(routes, tab.network)  # its route runs before route_from_memory's
     if request.body is not None and options.offline:
         await defences.document_from_memory(len(request.body), tab.network)
-    session = PageSession(page, deadline, defences)
+    session = PageSession(page, deadline, defences, tab.network.session)
     routes.on_refused(session.network.refused)
     skip_unneeded_requests(routes, session, options)  # newest: runs before the others
     return _Capture(context, page, session, defences, guard, served, loaded)

@@ -8,14 +8,15 @@ Every wait is bounded by what is left of the budget and every call into the page
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from playwright.async_api import CDPSession, Page, Request
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, Request
 
 from renderer.browser.defences import PageDefences
 from renderer.browser.inpage import MISSING, call_expression, source_expression
@@ -156,8 +157,16 @@ def awaited_timers(state: dict[str, Any]) -> int:
 class PageSession:
     """One capture's page, clock, defences and notes (timings, warnings)."""
 
-    def __init__(self, page: Page, deadline: Deadline, defences: PageDefences) -> None:
+    def __init__(
+        self,
+        page: Page,
+        deadline: Deadline,
+        defences: PageDefences,
+        cdp: CDPSession | None = None,
+    ) -> None:
         self.page = page
+        self.cdp = cdp
+        """The tab's CDP session, which our in-page calls go through (``_evaluate``)."""
         self.deadline = deadline
         self.defences = defences
         self.network = NetworkActivity()
@@ -217,7 +226,32 @@ class PageSession:
         timeout = min(cap, left)
         if timeout <= 0:
             raise TimeoutError("budget spent")
-        return await asyncio.wait_for(self.page.evaluate(expression, arg), timeout=timeout)
+        return await asyncio.wait_for(self._evaluate(expression, arg), timeout=timeout)
+
+    async def _evaluate(self, expression: str, arg: Any) -> Any:
+        """``expression`` (a function's source) called with ``arg`` in the page's main world:
+        through the tab's CDP session when it has one. Playwright's ``evaluate`` sets up its
+        own script in every new document on its first call (about 4 ms of the first call
+        after a load) and serialises both ways; ``Runtime.evaluate`` does neither, and our
+        functions take and return plain JSON."""
+        if self.cdp is None:
+            return await self.page.evaluate(expression, arg)
+        reply = await self.defences.race(
+            self.cdp.send(
+                "Runtime.evaluate",
+                {
+                    "expression": f"({expression})({json.dumps(arg)})",
+                    "returnByValue": True,
+                    "awaitPromise": True,
+                    "userGesture": True,  # as Playwright's evaluate: opening a control may need it
+                },
+            )
+        )
+        if "exceptionDetails" in reply:
+            details = reply["exceptionDetails"]
+            thrown = details.get("exception", {}).get("description") or details.get("text")
+            raise PlaywrightError(f"the page's call failed: {thrown}")
+        return reply.get("result", {}).get("value")
 
     async def call(
         self, name: str, arg: Any = None, *, cap: float = 10.0, settling: bool = False
