@@ -219,13 +219,9 @@ async def navigate(session: PageSession, url: str, options: RenderOptions) -> in
         return None
     if response.status >= 400:
         raise HTTPStatusError(response.status, url, response.status_text)
-    content_type = (
-        (await response.all_headers())
-        .get("content-type", "text/html")
-        .split(";")[0]
-        .strip()
-        .lower()
-    )
+    # the headers Chromium reported with the response: ``all_headers`` would ask for the
+    # raw ones in one more round trip, and the content type is among these
+    content_type = response.headers.get("content-type", "text/html").split(";")[0].strip().lower()
     if content_type and content_type not in (
         "text/html",
         "application/xhtml+xml",
