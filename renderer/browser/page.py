@@ -47,6 +47,7 @@ from renderer.browser.loading import (
     route_documents_through_decoder,
     route_from_memory,
 )
+from renderer.browser.offline import refuse_static_requests
 from renderer.browser.options import RenderOptions
 from renderer.browser.pool import PagePool, Tab
 from renderer.browser.scripted import run_steps
@@ -271,7 +272,8 @@ async def _open(
     defences = PageDefences(context, page, options, request.url)
     defences.install(routes, tab.network)  # its route runs before route_from_memory's
     if request.body is not None and options.offline:
-        await defences.document_from_memory(len(request.body), tab.network)
+        defences.document_from_memory(len(request.body), tab.network)
+        await refuse_static_requests(tab.network)
     session = PageSession(page, deadline, defences, tab.network.session)
     routes.on_refused(session.network.refused)
     skip_unneeded_requests(routes, session, options)  # newest: runs before the others

@@ -76,6 +76,15 @@ class PageRequest:
 REFUSED_BY_US = "ERR_BLOCKED_BY_CLIENT"
 """What Chromium reports for a request a route of ours aborted (a font, a tracker, anything
 when offline): the only extension-like blocker in our browser is the capture itself."""
+REFUSED_IN_BROWSER = "inspector"
+"""What Playwright reports for a request Chromium refused on the blocked URL patterns of our
+CDP session (``offline.refuse_static_requests``)."""
+
+
+def refused_by_us(request: Request) -> bool:
+    """Whether ``request`` failed because the capture refused it, in a route or in Chromium."""
+    failure = request.failure or ""
+    return REFUSED_BY_US in failure or failure == REFUSED_IN_BROWSER
 
 
 @dataclass
@@ -130,7 +139,7 @@ class NetworkActivity:
         self._events.append((time.monotonic(), request))
 
     def _failed(self, request: Request) -> None:
-        if REFUSED_BY_US in (request.failure or ""):
+        if refused_by_us(request):
             self.refused(request)
         else:
             self._ended(request)

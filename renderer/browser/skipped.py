@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from playwright.async_api import Route
+from playwright.async_api import Request, Route
 
 from renderer.browser.options import RenderOptions
 from renderer.browser.routes import REFUSED, RouteChain
-from renderer.browser.session import PageSession
+from renderer.browser.session import REFUSED_IN_BROWSER, PageSession
 
 MEDIA_TYPES = frozenset({"media"})
 FONT_TYPES = frozenset({"font"})
@@ -73,19 +73,31 @@ def skipped_types(options: RenderOptions) -> frozenset[str]:
 def skip_unneeded_requests(
     routes: RouteChain, session: PageSession, options: RenderOptions
 ) -> None:
-    """Refuse fonts, media and trackers in ``context`` (install it last: it must run first)."""
+    """Refuse fonts, media and trackers in ``context`` (install it last: it must run first).
+    Those Chromium refused itself, offline (``offline.refuse_static_requests``), are counted
+    as skipped too."""
     if options.fetch_everything:
         return
     types = skipped_types(options)
 
-    async def handle(route: Route) -> None:
-        request = route.request
-        if request.resource_type in types or (
+    def unneeded(request: Request) -> bool:
+        return request.resource_type in types or (
             not request.is_navigation_request() and is_tracker(request.url)
-        ):
-            session.timings["skipped_requests"] = session.timings.get("skipped_requests", 0) + 1
+        )
+
+    def count() -> None:
+        session.timings["skipped_requests"] = session.timings.get("skipped_requests", 0) + 1
+
+    async def handle(route: Route) -> None:
+        if unneeded(route.request):
+            count()
             await route.abort(REFUSED)
         else:
             await route.fallback()
 
+    def refused_in_browser(request: Request) -> None:
+        if request.failure == REFUSED_IN_BROWSER and unneeded(request):
+            count()
+
     routes.add(handle)
+    session.page.on("requestfailed", refused_in_browser)
