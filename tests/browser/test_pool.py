@@ -11,11 +11,13 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
+from playwright.async_api import Request
 
 from extractor import extract
 from renderer import AsyncRenderer, RenderOptions
 from renderer.browser.defences import PageDefences
 from renderer.browser.inpage import MISSING, call_expression
+from renderer.browser.offline import MAX_REFUSED_IN_BROWSER
 from renderer.browser.session import Deadline, PageSession
 
 pytestmark = pytest.mark.browser
@@ -232,3 +234,66 @@ def test_an_offline_page_served_at_a_static_name_is_still_served(tmp_path: Path)
             return extract(await renderer.render(str(page), url=url, options=options)).text
 
     assert "Sentence 39 of the pooled story" in run(capture)
+
+
+RETRYING_PAGE = REMEMBERING_PAGE.replace(
+    "</article>",
+    """</article><script>
+window.keepTrying = true;  // until the test has seen a refusal by a route
+let tries = 0;
+const load = () => {
+  if (!window.keepTrying) return;
+  tries++;
+  const script = document.createElement("script");
+  script.src = "/widget.js?try=" + tries;
+  script.onerror = load;  // asks again on every error, as some loaders do
+  document.head.appendChild(script);
+};
+load();
+</script>""",
+)
+
+
+def test_chromium_stops_refusing_for_a_page_that_asks_again_on_every_error(
+    tmp_path: Path,
+) -> None:
+    """Refused in the browser, a script that asks again on every error spins as fast as the
+    refusals come; past ``MAX_REFUSED_IN_BROWSER`` the patterns are lifted and the rest go
+    through the route chain, each refusal a trip through Python."""
+    page = tmp_path / "story.html"
+    page.write_text(RETRYING_PAGE, encoding="utf-8")
+    options = RenderOptions(block_private=False, budget=30, offline=True)
+
+    async def capture() -> tuple[dict[str, int], str]:
+        async with AsyncRenderer(options) as renderer:
+            await renderer.start()
+            pool = renderer._pool
+            assert pool is not None
+            original = pool._take
+            kinds = {"in browser": 0, "by a route": 0}
+
+            async def take() -> object:
+                tab = await original()
+
+                def failed(request: Request) -> None:
+                    if "widget.js" not in request.url:
+                        return
+                    kind = "in browser" if request.failure == "inspector" else "by a route"
+                    kinds[kind] += 1
+                    if kind == "by a route" and kinds[kind] == 1:  # the patterns were lifted
+                        stop = tab.page.evaluate("window.keepTrying = false")
+                        asyncio.ensure_future(stop).add_done_callback(lambda done: done.exception())
+
+                tab.page.on("requestfailed", failed)
+                return tab
+
+            pool._take = take  # type: ignore[method-assign]
+            snapshot = await renderer.render(str(page), url=URL, options=options)
+            return kinds, extract(snapshot).text
+
+    kinds, text = run(capture)
+    assert "Sentence 39 of the pooled story" in text
+    # (how many more were refused in the browser while the lift was on its way depends on
+    # how far the page's loop ran ahead of the events: hundreds on a busy machine)
+    assert kinds["in browser"] >= MAX_REFUSED_IN_BROWSER
+    assert kinds["by a route"] > 0  # lifted: the rest went through the route chain
