@@ -273,7 +273,7 @@ async def _open(
     defences.install(routes, tab.network)  # its route runs before route_from_memory's
     if request.body is not None and options.offline:
         defences.document_from_memory(len(request.body), tab.network)
-        await refuse_static_requests(tab.network)
+        await refuse_static_requests(tab.network, page)
     session = PageSession(page, deadline, defences, tab.network.session)
     routes.on_refused(session.network.refused)
     skip_unneeded_requests(routes, session, options)  # newest: runs before the others
