@@ -18,6 +18,7 @@ from renderer import AsyncRenderer, RenderOptions
 from renderer.browser.defences import PageDefences
 from renderer.browser.inpage import MISSING, call_expression
 from renderer.browser.offline import MAX_REFUSED_IN_BROWSER
+from renderer.browser.pool import Tab
 from renderer.browser.session import Deadline, PageSession
 
 pytestmark = pytest.mark.browser
@@ -176,6 +177,28 @@ STATIC_PAGE = REMEMBERING_PAGE.replace(
 )
 
 
+def render_watching(page: Path, options: RenderOptions, watch: Callable[[Tab], None]) -> str:
+    """The text of ``page`` rendered at ``URL``; ``watch`` is handed the capture's tab before
+    the page loads (to listen to its requests)."""
+
+    async def capture() -> str:
+        async with AsyncRenderer(options) as renderer:
+            await renderer.start()
+            pool = renderer._pool
+            assert pool is not None
+            original = pool._take
+
+            async def take() -> Tab:
+                tab = await original()
+                watch(tab)
+                return tab
+
+            pool._take = take  # type: ignore[method-assign]
+            return extract(await renderer.render(str(page), url=URL, options=options)).text
+
+    return run(capture)
+
+
 @pytest.mark.parametrize("offline", [True, False])
 def test_an_offline_page_from_memory_has_its_static_requests_refused_by_chromium(
     tmp_path: Path, offline: bool
@@ -188,24 +211,12 @@ def test_an_offline_page_from_memory_has_its_static_requests_refused_by_chromium
     page.write_text(STATIC_PAGE, encoding="utf-8")
     options = RenderOptions(block_private=False, budget=30, offline=offline)
 
-    async def capture() -> tuple[dict[str, str], str]:
-        async with AsyncRenderer(options) as renderer:
-            await renderer.start()
-            pool = renderer._pool
-            assert pool is not None
-            original = pool._take
-            failures: dict[str, str] = {}
+    failures: dict[str, str] = {}
 
-            async def take() -> object:
-                tab = await original()
-                tab.page.on("requestfailed", lambda r: failures.update({r.url: r.failure or ""}))
-                return tab
+    def watch(tab: Tab) -> None:
+        tab.page.on("requestfailed", lambda r: failures.update({r.url: r.failure or ""}))
 
-            pool._take = take  # type: ignore[method-assign]
-            snapshot = await renderer.render(str(page), url=URL, options=options)
-            return failures, extract(snapshot).text
-
-    failures, text = run(capture)
+    text = render_watching(page, options, watch)
     assert "Sentence 39 of the pooled story" in text
     static = (
         "http://pool.readermode.localhost/app.js",
@@ -264,34 +275,21 @@ def test_chromium_stops_refusing_for_a_page_that_asks_again_on_every_error(
     page.write_text(RETRYING_PAGE, encoding="utf-8")
     options = RenderOptions(block_private=False, budget=30, offline=True)
 
-    async def capture() -> tuple[dict[str, int], str]:
-        async with AsyncRenderer(options) as renderer:
-            await renderer.start()
-            pool = renderer._pool
-            assert pool is not None
-            original = pool._take
-            kinds = {"in browser": 0, "by a route": 0}
+    kinds = {"in browser": 0, "by a route": 0}
 
-            async def take() -> object:
-                tab = await original()
+    def watch(tab: Tab) -> None:
+        def failed(request: Request) -> None:
+            if "widget.js" not in request.url:
+                return
+            kind = "in browser" if request.failure == "inspector" else "by a route"
+            kinds[kind] += 1
+            if kind == "by a route" and kinds[kind] == 1:  # the patterns were lifted
+                stop = asyncio.ensure_future(tab.page.evaluate("window.keepTrying = false"))
+                stop.add_done_callback(lambda done: done.exception())
 
-                def failed(request: Request) -> None:
-                    if "widget.js" not in request.url:
-                        return
-                    kind = "in browser" if request.failure == "inspector" else "by a route"
-                    kinds[kind] += 1
-                    if kind == "by a route" and kinds[kind] == 1:  # the patterns were lifted
-                        stop = tab.page.evaluate("window.keepTrying = false")
-                        asyncio.ensure_future(stop).add_done_callback(lambda done: done.exception())
+        tab.page.on("requestfailed", failed)
 
-                tab.page.on("requestfailed", failed)
-                return tab
-
-            pool._take = take  # type: ignore[method-assign]
-            snapshot = await renderer.render(str(page), url=URL, options=options)
-            return kinds, extract(snapshot).text
-
-    kinds, text = run(capture)
+    text = render_watching(page, options, watch)
     assert "Sentence 39 of the pooled story" in text
     # (how many more were refused in the browser while the lift was on its way depends on
     # how far the page's loop ran ahead of the events: hundreds on a busy machine)
