@@ -195,8 +195,9 @@ async def render_all(
             assert handle is not None
             new_context = handle.new_context
 
-            async def watched_context() -> Any:
-                context = await new_context()
+            async def watched_context(*args: Any, **kwargs: Any) -> Any:
+                # (the pool opens contexts with the renderer's options: pass them on)
+                context = await new_context(*args, **kwargs)
                 network.watch(context)
                 return context
 
