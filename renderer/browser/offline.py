@@ -14,13 +14,11 @@ refused ``MAX_REFUSED_IN_BROWSER`` requests the patterns are lifted: a page whos
 for itself again on every error (``onerror`` setting the same ``src``) made 3,280 requests
 in a capture with each refusal a trip through Python, and 20,401 refused by Chromium at
 once, whose events then held up the next capture.
-``blocked_in_browser`` says which URLs the patterns match.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -46,32 +44,21 @@ BLOCKED_PATTERNS = tuple(
 """Chromium's blocked URL patterns (``*`` matches anything, the rest is literal)."""
 
 
-def _as_regex(pattern: str) -> re.Pattern[str]:
-    return re.compile(".*".join(re.escape(part) for part in pattern.split("*")), re.IGNORECASE)
-
-
-_BLOCKED = tuple(_as_regex(pattern) for pattern in BLOCKED_PATTERNS)
-
 MAX_REFUSED_IN_BROWSER = 300
 """Requests Chromium refuses for a capture before the patterns are lifted and the rest go
 through the route chain, each refusal a trip through Python that slows a loop down. The
 article benchmark's pages ask for a median of about 36 requests of every kind."""
 
 
-def blocked_in_browser(url: str) -> bool:
-    """Whether ``url`` matches one of ``BLOCKED_PATTERNS`` (as Chromium matches them)."""
-    return any(regex.fullmatch(url) for regex in _BLOCKED)
-
-
-async def refuse_static_requests(network: PageNetwork, page: Page) -> bool:
+async def refuse_static_requests(network: PageNetwork, page: Page) -> None:
     """Have Chromium refuse ``page``'s static requests (``BLOCKED_PATTERNS``), until it has
-    refused ``MAX_REFUSED_IN_BROWSER`` of them; says whether it does. Chromium leaves
+    refused ``MAX_REFUSED_IN_BROWSER`` of them. Chromium leaves
     navigations out of the patterns: a page served from memory at ``/feed.js`` is still asked
     for, and answered, through the route chain (``tests/browser/test_pool.py``)."""
     try:
         await network.session.send("Network.setBlockedURLs", {"urls": list(BLOCKED_PATTERNS)})
     except PlaywrightError:
-        return False  # the route chain refuses them all the same
+        return  # the route chain refuses them all the same
     refused = 0
     lifted: list[asyncio.Future[Any]] = []
 
@@ -88,7 +75,6 @@ async def refuse_static_requests(network: PageNetwork, page: Page) -> bool:
             lifted.append(lift)
 
     page.on("requestfailed", count)
-    return True
 
 
 def _retrieve(done: asyncio.Future[Any]) -> None:
