@@ -275,6 +275,7 @@ async def _open(
         defences.document_from_memory(len(request.body), tab.network)
         await refuse_static_requests(tab.network, page)
     session = PageSession(page, deadline, defences, tab.network.session)
+    session.network.answers_nothing = options.offline  # every request but the page is refused
     routes.on_refused(session.network.refused)
     skip_unneeded_requests(routes, session, options)  # newest: runs before the others
     return _Capture(context, page, session, defences, guard, served, loaded)

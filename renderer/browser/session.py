@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import time
 from collections.abc import Callable
 from contextlib import suppress
@@ -95,9 +96,16 @@ class NetworkActivity:
     start is not counted once it is refused (fonts are asked for when the page is first laid
     out, just after it loaded, and their refusals held every capture for a quiet window). A
     route of ours says so when it refuses (``refused``), before Chromium reports the failure:
-    that report came 10 to 30 ms later, behind the other requests' events."""
+    that report came 10 to 30 ms later, behind the other requests' events.
+
+    ``answers_nothing``: offline, where every request but the page's own document is refused,
+    nothing in flight means nothing more can arrive: the network is quiet for good then, with
+    no window to wait out after the document's last byte (a median 35 ms of a capture of a
+    page complete at load). What a refusal sets off in the page is the page's own work, which
+    its in-page state reports (scheduled timers, DOM changes)."""
 
     inflight: set[Request] = field(default_factory=set)
+    answers_nothing: bool = False
     _events: list[tuple[float, Request]] = field(default_factory=list)
     _refused: set[Request] = field(default_factory=set)
     _since: float = field(default_factory=time.monotonic)
@@ -150,7 +158,11 @@ class NetworkActivity:
             self._emptied.set()
 
     def quiet_for(self) -> float:
-        return 0.0 if self.inflight else time.monotonic() - self.last_change
+        """Seconds since a request that could bring something last started or ended (0 while
+        one is in flight; forever, offline, once none is: ``answers_nothing``)."""
+        if self.inflight:
+            return 0.0
+        return math.inf if self.answers_nothing else time.monotonic() - self.last_change
 
 
 def awaited_timers(state: dict[str, Any]) -> int:
@@ -187,6 +199,8 @@ class PageSession:
         self._dom_loaded_event = False  # the lifecycle event itself, not the readyState probe
         self.navigation_refused = False
         page.on("domcontentloaded", self._dom_loaded)
+        self._loaded = asyncio.Event()
+        page.on("load", lambda _page: self._loaded.set())
         self._first_navigation: Request | None = None
         page.on("request", self._request_started)
         page.on("requestfailed", self._request_failed)
@@ -310,7 +324,7 @@ class PageSession:
             state = await self._quiet_state()
             if self._idle(state):
                 return "idle"
-            await asyncio.sleep(self._until_idle(state))
+            await self._until_loaded_or(state, self._until_idle(state))
         return None
 
     async def wait_dom_quiet(self, cap: float) -> bool:
@@ -325,7 +339,7 @@ class PageSession:
                 and self.network.quiet_for() * 1000 >= NETWORK_QUIET_MS / 2
             ):
                 return True
-            await asyncio.sleep(min(POLL_S * 2, self._until_idle(state)))
+            await self._until_loaded_or(state, min(POLL_S * 2, self._until_idle(state)))
         return False
 
     async def _quiet_state(self) -> dict[str, Any]:
@@ -334,6 +348,16 @@ class PageSession:
         what a frame reports (``settled``, in the same call), which may show it idle sooner
         than that window."""
         return await self.settle_action("settled")
+
+    async def _until_loaded_or(self, state: dict[str, Any], seconds: float) -> None:
+        """Wait ``seconds``, or less when ``state`` shows the document still loading and its
+        load event comes first: a page complete at load is asked again at once, rather than
+        a poll later (most pages are idle as soon as their load handlers have run)."""
+        if state.get("readyState") in ("loading", "interactive") and not self._loaded.is_set():
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self._loaded.wait(), seconds)
+        else:
+            await asyncio.sleep(seconds)
 
     def _until_idle(self, state: dict[str, Any]) -> float:
         """For a page with nothing scheduled (``quiet``), how long until its DOM and network

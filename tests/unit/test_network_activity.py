@@ -62,6 +62,26 @@ def test_a_request_refused_before_its_start_was_reported_never_counts() -> None:
     assert network.last_change == before
 
 
+def test_offline_an_empty_network_is_quiet_for_good_and_a_request_in_flight_is_not() -> None:
+    network = NetworkActivity(answers_nothing=True)
+    document = _Request()
+    network._started(document)  # type: ignore[arg-type]
+    assert network.quiet_for() == 0.0  # the page's own document is still arriving
+    network._ended(document)  # type: ignore[arg-type]
+    assert network.quiet_for() == float("inf")  # nothing more can arrive: no window to wait
+    frame = _Request()
+    network._started(frame)  # type: ignore[arg-type]
+    assert network.quiet_for() == 0.0
+
+
+def test_online_the_quiet_is_counted_from_the_last_request() -> None:
+    network = NetworkActivity()
+    document = _Request()
+    network._started(document)  # type: ignore[arg-type]
+    network._ended(document)  # type: ignore[arg-type]
+    assert 0.0 <= network.quiet_for() < float("inf")
+
+
 def test_the_wait_for_an_empty_network_ends_when_the_last_request_does() -> None:
     async def scenario() -> tuple[bool, bool]:
         network = NetworkActivity()
