@@ -12,6 +12,7 @@ from lxml.html import HtmlElement
 
 from ._depth import flatten_deep_nesting, is_depth_error
 from ._errors import EmptyInputError
+from ._streaming import may_stream_segments, place_streamed_segments
 
 # libxml2 refuses C0 controls in text; DEL and C1 controls are legal but never readable text
 # (they come from mojibake), so they go too.
@@ -50,6 +51,12 @@ def _html_class_lookup() -> lxml.etree.ElementNamespaceClassLookup:
 
 
 _PARSER.set_element_class_lookup(_html_class_lookup())
+# The same, keeping comments: a page streamed by React marks its Suspense boundaries with them
+# (``_streaming``); they are stripped once its streamed parts are in place.
+_COMMENT_PARSER = lxml.html.HTMLParser(
+    remove_comments=False, remove_pis=True, default_doctype=False, huge_tree=True
+)
+_COMMENT_PARSER.set_element_class_lookup(_html_class_lookup())
 
 
 # _CONTROL_CHARS in UTF-8: C0 controls and DEL are single bytes, C1 controls \xc2\x80-\x9f and
@@ -101,16 +108,25 @@ def unnest_void_elements(root: HtmlElement) -> HtmlElement:
     return root
 
 
-def _stopped_at_depth_limit() -> bool:
+def _stopped_at_depth_limit(parser: lxml.html.HTMLParser = _PARSER) -> bool:
     """Whether the last parse gave up at libxml2's nesting limit, dropping the rest."""
-    return any(is_depth_error(error.message) for error in _PARSER.error_log.filter_from_fatals())
+    return any(is_depth_error(error.message) for error in parser.error_log.filter_from_fatals())
 
 
-def _document_fromstring(text: str) -> HtmlElement:
+def _document_fromstring(text: str, parser: lxml.html.HTMLParser = _PARSER) -> HtmlElement:
     """The document's tree; markup nested past libxml2's limit is flattened and parsed again."""
-    root = lxml.html.document_fromstring(text, parser=_PARSER)
-    if _stopped_at_depth_limit():
-        root = lxml.html.document_fromstring(flatten_deep_nesting(text), parser=_PARSER)
+    root = lxml.html.document_fromstring(text, parser=parser)
+    if _stopped_at_depth_limit(parser):
+        root = lxml.html.document_fromstring(flatten_deep_nesting(text), parser=parser)
+    return root
+
+
+def _streamed_document(text: str) -> HtmlElement:
+    """The tree of a page that may be streamed by React, its streamed parts in place
+    (``_streaming``), without comments like every other parse."""
+    root = _document_fromstring(text, _COMMENT_PARSER)
+    place_streamed_segments(root)
+    lxml.etree.strip_tags(root, lxml.etree.Comment)
     return root
 
 
@@ -157,7 +173,7 @@ def parse_html(text: str) -> HtmlElement:
     if not text.strip():
         raise EmptyInputError("input is empty")
     try:
-        root = _document_fromstring(text)
+        root = _streamed_document(text) if may_stream_segments(text) else _document_fromstring(text)
     except (lxml.etree.ParserError, ValueError) as exc:
         # "Document is empty": the input held only comments, a doctype or similar.
         raise EmptyInputError(f"input has no HTML elements ({exc})") from exc
