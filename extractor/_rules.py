@@ -165,12 +165,35 @@ def _select_a11y_labels(walk: _Walk) -> Iterable[HtmlElement]:
     return (el for el in walk.live(found) if el.tag not in _PROTECTED)
 
 
+def _article_body_holders(walk: _Walk) -> set[HtmlElement]:
+    """The ancestors of the elements that name themselves the article's body (``postContent``,
+    ``entry-content``, ``itemprop="articleBody"``), a comment's own body left out."""
+    bodies = [
+        el
+        for el, _, lowered in walk.labelled
+        if "comment" not in lowered and _ARTICLE_BODY.search(lowered)
+    ]
+    bodies.extend(walk.root.iterfind(".//*[@itemprop='articleBody']"))
+    return {ancestor for body in bodies for ancestor in body.iterancestors()}
+
+
 def _select_comments(walk: _Walk) -> Iterable[HtmlElement]:
     # Structural containers are spared: themes put "comments-open" on <body> or <article>.
     found = [el for el, _, lowered in walk.labelled if "comment" in lowered]
+    if not found:
+        return ()
+    # and so is what wraps the article's own body: a "select text to comment on" layer
+    # (LessWrong's ``commentOnSelection``) or a "comments-enabled" wrapper
+    holders = _article_body_holders(walk)
     return (
-        el for el in walk.live(found) if el.tag not in _PROTECTED and el.tag not in _CONTENT_ROOTS
+        el
+        for el in walk.live(found)
+        if el.tag not in _PROTECTED and el.tag not in _CONTENT_ROOTS and el not in holders
     )
+
+
+_ARTICLE_BODY = re.compile(r"(?:post|entry|article|story)[-_]?(?:content|body)\b|articlebody")
+"""Class or id names (lower-cased) of the element holding an article's own text."""
 
 
 def _inside_content_root(element: HtmlElement) -> bool:

@@ -38,6 +38,12 @@ def run(html: str, rules: frozenset[str] = ALL_RULES) -> tuple[str, list]:
         ("a11y-labels", '<span class="screen-reader-text">SCREENREADERTEXT</span>'),
         ("comments", '<section id="comments"><p>COMMENTTEXT great post</p></section>'),
         ("comments", '<div class="user-comment-body">COMMENTBODYTEXT</div>'),
+        # a comment's own body is not the article's: its thread still goes
+        (
+            "comments",
+            '<ol class="commentlist"><li class="comment"><div class="comment-content post-content">'
+            "THREADTEXT</div></li></ol>",
+        ),
         ("chrome", "<header>HEADERTEXT Home About</header>"),
         ("chrome", "<footer>FOOTERTEXT Copyright</footer>"),
         ("chrome", "<nav>NAVTEXT Sections</nav>"),
@@ -63,6 +69,10 @@ def test_family_removes_its_kind_and_says_so(family: str, boilerplate: str) -> N
         "<article><header><h1>ARTICLEHEADER headline</h1></header>" + ARTICLE + "</article>",
         "<main><footer>MAINFOOTER filed under politics</footer>" + ARTICLE + "</main>",
         '<article class="post comments-open">' + ARTICLE + "<p>COMMENTSOPEN</p></article>",
+        # a "select text to comment on" layer around the post's own body (LessWrong)
+        '<div class="commentOnSelection"><div id="postContent"><p>SELECTABLE post text</p>'
+        "</div></div>",
+        '<div class="comments-enabled"><div itemprop="articleBody"><p>ITEMPROPBODY</p></div></div>',
     ],
 )
 def test_rules_spare_content(kept: str) -> None:
