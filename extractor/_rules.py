@@ -116,6 +116,10 @@ def _is_hidden(element: HtmlElement) -> bool:
     if hidden is not None and hidden.lower() != "until-found":  # until-found is revealable
         return True
     if element.get("aria-hidden", "").lower() == "true":
+        if element.tag == "a" and element.get("tabindex") == "-1":
+            # a card's second link to the same story, kept from screen readers and the tab
+            # order so it is announced once: on screen, it is the card's teaser
+            return False
         # Readability.js keeps aria-hidden fallback images (lazy-loading libraries use them).
         return "fallback-image" not in element.get("class", "")
     if element.get(FEED_MARK) is not None or element.get(HIDDEN_MARK) is not None:

@@ -30,6 +30,7 @@ def run(html: str, rules: frozenset[str] = ALL_RULES) -> tuple[str, list]:
         ("executable", "<noscript>NOSCRIPTTEXT enable JavaScript</noscript>"),
         ("hidden", "<div hidden>HIDDENTEXT</div>"),
         ("hidden", '<div aria-hidden="true">ARIAHIDDENTEXT</div>'),
+        ("hidden", '<a href="/menu" aria-hidden="true">ARIALINKTEXT</a>'),
         ("hidden", '<div style="color:red; display: none">DISPLAYNONETEXT</div>'),
         ("hidden", '<div style="VISIBILITY:hidden">VISIBILITYTEXT</div>'),
         ("hidden", '<div data-readermode-hidden="offscreen">MARKEDTEXT</div>'),
@@ -73,6 +74,8 @@ def test_family_removes_its_kind_and_says_so(family: str, boilerplate: str) -> N
         '<div class="commentOnSelection"><div id="postContent"><p>SELECTABLE post text</p>'
         "</div></div>",
         '<div class="comments-enabled"><div itemprop="articleBody"><p>ITEMPROPBODY</p></div></div>',
+        # a card's second link, hidden from screen readers only: its teaser is on screen
+        '<a href="/story" aria-hidden="true" tabindex="-1"><p>CARDTEASER text</p></a>',
     ],
 )
 def test_rules_spare_content(kept: str) -> None:
