@@ -53,8 +53,11 @@ _EXECUTABLE_TAGS = (
     "dialog",
 )
 _CHROME_ROLES = ("banner", "contentinfo", "navigation")
+_DIALOG_ROLES = ("dialog", "alertdialog")
 _CHROME_TAGS = frozenset({"header", "footer", "nav"})
-_HIDING_ATTRIBUTES = frozenset({"hidden", "aria-hidden", "style", FEED_MARK, HIDDEN_MARK})
+_HIDING_ATTRIBUTES = frozenset(
+    {"hidden", "aria-hidden", "aria-modal", "v-cloak", "x-cloak", "style", FEED_MARK, HIDDEN_MARK}
+)
 
 
 class _Walk:
@@ -112,6 +115,10 @@ def _select_executable(walk: _Walk) -> Iterable[HtmlElement]:
 
 
 def _is_hidden(element: HtmlElement) -> bool:
+    if element.get("role") == "tabpanel" and element.get(HIDDEN_MARK) is None:
+        # a tab's panel is a click away: its hidden attribute or style says which tab is
+        # showing, not that a reader never sees it (what the renderer saw hidden still goes)
+        return False
     hidden = element.get("hidden")
     if hidden is not None and hidden.lower() != "until-found":  # until-found is revealable
         return True
@@ -124,6 +131,10 @@ def _is_hidden(element: HtmlElement) -> bool:
         return "fallback-image" not in element.get("class", "")
     if element.get(FEED_MARK) is not None or element.get(HIDDEN_MARK) is not None:
         return marked_by_renderer(element)
+    if element.get("aria-modal", "").lower() == "true" and element.get("role") in _DIALOG_ROLES:
+        return True  # a modal dialog: shown over the page, on demand (terms, sign-in, consent)
+    if element.get("v-cloak") is not None or element.get("x-cloak") is not None:
+        return True  # hidden by the page's style sheet until Vue or Alpine starts
     if element.tag == "input" and element.get("type", "").lower() == "hidden":
         return True
     style = element.get("style")
@@ -200,6 +211,33 @@ _ARTICLE_BODY = re.compile(r"(?:post|entry|article|story)[-_]?(?:content|body)\b
 """Class or id names (lower-cased) of the element holding an article's own text."""
 
 
+_CONSENT = re.compile(
+    r"cookie-?(?:banner|consent|notice|bar|law|policy|popup|modal|message|disclaimer|warning|"
+    r"settings|preferences|compliance|info|alert)|cookieconsent|cookiebot|onetrust|didomi|"
+    r"usercentrics|gdpr|consent-?(?:banner|manager|modal|popup|dialog|bar)|qc-cmp|\btruste-"
+)
+"""Class or id names (lower-cased) of cookie and consent banners and their managers' boxes
+(OneTrust, Didomi, Cookiebot, Usercentrics, Quantcast, TrustArc): never a page's content. A
+bare "cookie" is not enough: recipe sites name their content so."""
+CONSENT_MAX_SHARE = 0.3
+"""A consent box holding this share of the page's text or more is left alone (the page may be
+about consent: a privacy policy's own sections carry such names)."""
+
+
+def _select_consent(walk: _Walk) -> Iterable[HtmlElement]:
+    found = [el for el, _, lowered in walk.labelled if _CONSENT.search(lowered)]
+    if not found:
+        return ()
+    page_text = len(walk.root.text_content()) or 1
+    return (
+        el
+        for el in walk.live(found)
+        if el.tag not in _PROTECTED
+        and el.tag not in _CONTENT_ROOTS
+        and len(el.text_content()) < CONSENT_MAX_SHARE * page_text
+    )
+
+
 def _inside_content_root(element: HtmlElement) -> bool:
     return any(
         ancestor.tag in _CONTENT_ROOTS or ancestor.get("role") in ("main", "article")
@@ -243,6 +281,7 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
     ),
     RuleFamily("comments", "subtrees whose class or id contains 'comment'", _select_comments),
     RuleFamily("chrome", "header, footer and nav outside article/main", _select_chrome),
+    RuleFamily("consent", "cookie and consent banners", _select_consent),
 )
 PRECLEAN_RULES: frozenset[str] = frozenset(family.name for family in RULE_FAMILIES)
 

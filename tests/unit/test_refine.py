@@ -185,3 +185,13 @@ def test_teasers_are_off_where_link_lines_are_the_records() -> None:
         root = fragment(f"<p>{PROSE}</p>{_headlines(3)}")
         refine(root, NO_BOUNDARY, typed_rules(PageType(kind), REFINEMENT_NAMES))
         assert root.text_content().count("Harbour story number") == kept, kind
+
+
+def test_a_collection_keeps_the_text_beside_its_product_pictures() -> None:
+    # A product grid's card is a picture with the name and price beside it: on a collection
+    # those are the records; on an article the same markup is a caption and goes.
+    card = '<figure><img src="/bag.jpg"><div>Canvas gear bag, large: 21.00 dollars</div></figure>'
+    for kind, kept in (("article", 0), ("collection", 2)):
+        root = fragment(f"<p>{PROSE}</p>{card}{card}")
+        refine(root, NO_BOUNDARY, typed_rules(PageType(kind), REFINEMENT_NAMES))
+        assert root.text_content().count("Canvas gear bag") == kept, kind

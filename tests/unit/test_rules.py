@@ -31,6 +31,12 @@ def run(html: str, rules: frozenset[str] = ALL_RULES) -> tuple[str, list]:
         ("hidden", "<div hidden>HIDDENTEXT</div>"),
         ("hidden", '<div aria-hidden="true">ARIAHIDDENTEXT</div>'),
         ("hidden", '<a href="/menu" aria-hidden="true">ARIALINKTEXT</a>'),
+        ("hidden", '<div role="dialog" aria-modal="true"><p>MODALTEXT terms of service</p></div>'),
+        ("hidden", "<div v-cloak><p>VCLOAKTEXT</p></div>"),
+        ("consent", '<div id="onetrust-banner-sdk"><p>ONETRUSTTEXT we use cookies</p></div>'),
+        ("consent", '<div class="cookie-consent-bar"><p>COOKIEBARTEXT Alright!</p></div>'),
+        ("hidden", '<div role="tabpanel" data-readermode-hidden="display">MARKEDTABTEXT</div>'),
+        ("hidden", "<div x-cloak><p>XCLOAKTEXT</p></div>"),
         ("hidden", '<div style="color:red; display: none">DISPLAYNONETEXT</div>'),
         ("hidden", '<div style="VISIBILITY:hidden">VISIBILITYTEXT</div>'),
         ("hidden", '<div data-readermode-hidden="offscreen">MARKEDTEXT</div>'),
@@ -76,6 +82,10 @@ def test_family_removes_its_kind_and_says_so(family: str, boilerplate: str) -> N
         '<div class="comments-enabled"><div itemprop="articleBody"><p>ITEMPROPBODY</p></div></div>',
         # a card's second link, hidden from screen readers only: its teaser is on screen
         '<a href="/story" aria-hidden="true" tabindex="-1"><p>CARDTEASER text</p></a>',
+        # a recipe site's content is named for its cookies, not for a consent banner
+        '<div class="cookie-recipe">' + ARTICLE + "<p>COOKIERECIPE bake for ten minutes</p></div>",
+        # the panel of a tab not selected yet: a click away
+        '<div role="tabpanel" hidden><p>TABPANELTEXT for the Node.js sample</p></div>',
     ],
 )
 def test_rules_spare_content(kept: str) -> None:
