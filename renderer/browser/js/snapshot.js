@@ -68,6 +68,7 @@
   const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
     "source", "track", "wbr", "param", "keygen", "basefont", "bgsound", "frame"]);
   const DROP = new Set(["script", "noscript", "style", "template", "noembed", "noframes"]);
+  const STREAM_SLOT = /^[BP]:[0-9a-zA-Z]+$/; // React's boundary and placeholder templates
   const RENAME = new Map([["frameset", "div"], ["xmp", "pre"], ["listing", "pre"], ["plaintext", "pre"],
     ["html", "div"], ["head", "div"], ["body", "div"]]);
   const URL_ATTRS = new Set(["href", "src", "poster", "cite", "action", "formaction", "background",
@@ -734,6 +735,9 @@
     if (html) {
       if (DROP.has(name)) {
         if (name === "script" && isLdJson(el) && budget()) ldJson(el);
+        // where a React-streamed part goes, kept empty: a page whose scripts never moved its
+        // parts in (offline, a failed bundle) is read with them in place by the extractor
+        else if (name === "template" && STREAM_SLOT.test(el.id)) emit('<template id="' + el.id + '"></template>');
         return;
       }
       if (name === "link" && relHas(el, "stylesheet")) return;
