@@ -203,7 +203,18 @@ def _select_comments(walk: _Walk) -> Iterable[HtmlElement]:
     return (
         el
         for el in walk.live(found)
-        if el.tag not in _PROTECTED and el.tag not in _CONTENT_ROOTS and el not in holders
+        if el.tag not in _PROTECTED
+        and el.tag not in _CONTENT_ROOTS
+        and el not in holders
+        and not _in_code(el)
+    )
+
+
+def _in_code(element: HtmlElement) -> bool:
+    """Whether ``element`` is part of a code listing: a highlighter's ``comment`` token is the
+    code's own comment ("# initialize git"), not a reader's."""
+    return element.tag == "code" or any(
+        ancestor.tag in ("pre", "code") for ancestor in element.iterancestors()
     )
 
 

@@ -84,6 +84,9 @@ def test_family_removes_its_kind_and_says_so(family: str, boilerplate: str) -> N
         '<a href="/story" aria-hidden="true" tabindex="-1"><p>CARDTEASER text</p></a>',
         # a recipe site's content is named for its cookies, not for a consent banner
         '<div class="cookie-recipe">' + ARTICLE + "<p>COOKIERECIPE bake for ten minutes</p></div>",
+        # a highlighter's comment token is the code's own comment
+        '<pre><code><span class="token comment"># CODECOMMENT the repository</span>'
+        "\ngit init</code></pre>",
         # the panel of a tab not selected yet: a click away
         '<div role="tabpanel" hidden><p>TABPANELTEXT for the Node.js sample</p></div>',
     ],
