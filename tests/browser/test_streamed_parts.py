@@ -1,7 +1,7 @@
 """A React-streamed page whose scripts never moved its parts in (its runtime refused offline,
 or failed) is read with the parts where they go: the snapshot keeps React's empty boundary
-and placeholder templates (``snapshot.js``), and the extractor places the hidden parts
-(``extractor/_streaming.py``)."""
+and placeholder templates and its Suspense boundary comments (``snapshot.js``), and the
+extractor places the hidden parts in place of their fallbacks (``extractor/_streaming.py``)."""
 
 from __future__ import annotations
 
@@ -56,4 +56,5 @@ def test_a_page_whose_streamed_parts_were_never_moved_in_is_read_with_them(
     placed = main.text_content()
     assert "Part 0 of the streamed report" in placed and "The ferry timetable" in placed
     assert placed.index("The bridge") < placed.index("Part 0") < placed.index("ferry timetable")
+    assert "Loading the report" not in placed  # the boundary's fallback, which the part replaces
     assert "Part 7 of the streamed report" in text

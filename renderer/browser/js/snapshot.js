@@ -69,6 +69,7 @@
     "source", "track", "wbr", "param", "keygen", "basefont", "bgsound", "frame"]);
   const DROP = new Set(["script", "noscript", "style", "template", "noembed", "noframes"]);
   const STREAM_SLOT = /^[BP]:[0-9a-zA-Z]+$/; // React's boundary and placeholder templates
+  const STREAM_MARKS = new Set(["$?", "$", "$!", "/$"]); // React's Suspense boundary comments
   const RENAME = new Map([["frameset", "div"], ["xmp", "pre"], ["listing", "pre"], ["plaintext", "pre"],
     ["html", "div"], ["head", "div"], ["body", "div"]]);
   const URL_ATTRS = new Set(["href", "src", "poster", "cite", "action", "formaction", "background",
@@ -809,6 +810,9 @@
           truncate("bytes");
         }
         out.push(text);
+      } else if (t === 8 && STREAM_MARKS.has(node.data)) {
+        // a Suspense boundary's ends: where a part left unplaced replaces its fallback
+        if (fits("<!--" + node.data + "-->")) out.push("<!--" + node.data + "-->");
       } else if (t === 1) {
         try {
           element(node, ctx, depth);
