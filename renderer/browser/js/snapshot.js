@@ -17,9 +17,11 @@
 //    gets visibleAttribute="visibility" (keep that subtree when removing the hidden one);
 //  - lazy <img>: a loaded currentSrc, else data-src & co. when src is a placeholder, becomes src;
 //    src/href/poster/srcset... are made absolute against the element's document baseURI;
-//  - script, noscript, style, stylesheet links, template, comments are left out; <head> keeps
-//    title, meta (a <meta charset="utf-8"> replaces the page's charset declarations), base,
-//    link rel=canonical and application/ld+json scripts (also kept in the body);
+//  - script, noscript, style, stylesheet links, template, comments are left out (but React's
+//    empty <template id="B:x"/"P:x"> slots and Suspense comments, for streamed parts its
+//    scripts never placed); <head> keeps title, meta (a <meta charset="utf-8"> replaces the
+//    page's charset declarations), base, link rel=canonical and application/ld+json scripts
+//    (also kept in the body);
 //  - a <base href> with the document's baseURI is always present;
 //  - elements nested deeper than maxDepth (only scripts build such trees; libxml2 drops
 //    everything from depth ~2046 on, even with huge_tree) are left out, their content is kept;
