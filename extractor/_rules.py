@@ -249,6 +249,41 @@ def _select_consent(walk: _Walk) -> Iterable[HtmlElement]:
     )
 
 
+_REVIEWS = re.compile(
+    r"(?:customer|product|user|buyer)s?[-_]?reviews?\b|\bbv[-_](?:content|rr|review)|bvrr|"
+    r"yotpo|okendo|jdgm|stamped-reviews|pr-review-display|trustpilot|tab-reviews\b"
+)
+"""Class or id names (lower-cased) of a product page's customer reviews: the store's own
+("customer-reviews", "product-reviews", "user_reviews", WooCommerce's reviews tab) and the
+review widgets' (Bazaarvoice, Yotpo, Okendo, Judge.me, Stamped, PowerReviews, Trustpilot).
+A bare "review" is not enough: a testimonial block, a buying guide's "product-x-review" and
+an editorial review ("editorialReviews", a book's blurbs) are content."""
+REVIEWS_MIN_WORDS = 150
+"""A shorter reviews box is the rating's summary ("Very Positive (89% of 728,400)", "0 stars
+based on 0 reviews"): part of what the product page says of the product."""
+REVIEWS_MAX_SHARE = 0.6
+"""A reviews box holding this share of the page's text or more is left alone: then the page
+is its reviews (a product's review page) or the names are not what they seem."""
+
+
+def _select_reviews(walk: _Walk) -> Iterable[HtmlElement]:
+    found = [el for el, _, lowered in walk.labelled if _REVIEWS.search(lowered)]
+    if not found:
+        return ()
+    page_text = len(walk.root.text_content()) or 1
+    return (
+        el
+        for el in walk.live(found)
+        if el.tag not in _PROTECTED
+        and el.tag not in _CONTENT_ROOTS
+        and _is_reviews_box(el.text_content(), page_text)
+    )
+
+
+def _is_reviews_box(text: str, page_text: int) -> bool:
+    return len(text) < REVIEWS_MAX_SHARE * page_text and len(text.split()) >= REVIEWS_MIN_WORDS
+
+
 def _inside_content_root(element: HtmlElement) -> bool:
     return any(
         ancestor.tag in _CONTENT_ROOTS or ancestor.get("role") in ("main", "article")
@@ -293,6 +328,7 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
     RuleFamily("comments", "subtrees whose class or id contains 'comment'", _select_comments),
     RuleFamily("chrome", "header, footer and nav outside article/main", _select_chrome),
     RuleFamily("consent", "cookie and consent banners", _select_consent),
+    RuleFamily("reviews", "customer reviews (on product pages only)", _select_reviews),
 )
 PRECLEAN_RULES: frozenset[str] = frozenset(family.name for family in RULE_FAMILIES)
 

@@ -30,13 +30,15 @@ INLINE_PRE = re.compile(r"(?<=[^>\s])(\s?)<pre>([^<\n]*)</pre>")
 paragraph there. One line after text on the same line is inline code."""
 
 
-JUDGE_RULES = frozenset({"executable", "consent"})
+JUDGE_RULES = frozenset({"executable", "consent", "reviews"})
 """The pre-clean rules trafilatura's page goes through (when the caller left them on). It
 prunes chrome, comments and inline-hidden blocks itself, by rules of its own that read a
 product's tabs and reviews and a documentation page's navigation better than ours (measured
 on wcxb-dev, product pages: 0.622 F1 with "executable" alone, 0.615 with "comments" too,
 0.614 with "comments" and "a11y-labels", 0.591 with every rule). Cookie banners it keeps:
-with "consent" too, all 1,497 pages 0.8559 -> 0.8563."""
+with "consent" too, all 1,497 pages 0.8559 -> 0.8563. Customer reviews it keeps: "reviews"
+(on product pages only) took the 119 product pages' summed F1 from 75.17 to 76.59, against
+75.17 with the rule on our page alone, where product pages take trafilatura's blocks."""
 
 
 JUDGE_FURNITURE = frozenset({"bylines", "captions"})

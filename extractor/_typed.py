@@ -36,8 +36,16 @@ them on collections moved those 0.663 -> 0.673 mean F1; on listings and products
 figure's text is more often a caption, they lost)."""
 
 
+REVIEWS_ONLY_ON = frozenset({"product"})
+"""Types whose customer reviews the ``reviews`` rule removes: on a product page they are
+what buyers say of it, not the product's description; elsewhere a "review" box is more
+often the content (a product review, a buying guide)."""
+
+
 def typed_rules(page_type: PageType, rules: frozenset[str]) -> frozenset[str]:
     """``rules`` less those that remove the content of a page of this type."""
+    if page_type.kind not in REVIEWS_ONLY_ON:
+        rules = rules - {"reviews"}
     if page_type.kind in KEEP_COMMENTS_ON:
         return rules - {"comments"}
     if page_type.kind in KEEP_TEASERS_ON:
