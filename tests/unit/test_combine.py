@@ -100,6 +100,44 @@ def test_an_article_reading_of_a_sliver_of_the_page_is_combined_after_all(monkey
     assert result.stage == COMBINED_STAGE and "Second post" in result.content.text
 
 
+def page_of(words: int) -> StageInput:
+    prose = " ".join(f"w{i}" for i in range(words))
+    html = f"<html><body><p>{prose}</p></body></html>"
+    return StageInput(
+        snapshot=PageSnapshot(html=html),
+        document=lxml.html.document_fromstring(html),
+        base_url=None,
+    )
+
+
+SECTION = "<h2>Low light</h2><p>" + " ".join(f"plant{i}" for i in range(40)) + "</p>"
+GUIDE = SECTION + "".join(
+    f"<h2>Part {n}</h2><p>" + " ".join(f"more{n}x{i}" for i in range(40)) + "</p>" for n in range(3)
+)
+
+
+def test_an_article_reading_of_part_of_the_page_takes_a_fuller_judge_reading(monkeypatch):
+    # readability-lxml kept one section of a guide (41 of 200 words), trafilatura all four
+    monkeypatch.setattr(combine_module, "TrafilaturaStage", fixed_judge(GUIDE))
+    result = combine(page_of(200), accepted(SECTION), ARTICLE_SHOWN)
+    assert result.stage == COMBINED_STAGE and "more2x39" in result.content.text
+
+
+def test_an_article_reading_of_part_of_the_page_stands_when_the_judge_reads_as_much(
+    monkeypatch,
+) -> None:
+    # trafilatura read the section and a line of boilerplate: not a fuller reading
+    judge = fixed_judge(SECTION + "<p>Share this story on social media.</p>")
+    monkeypatch.setattr(combine_module, "TrafilaturaStage", judge)
+    result = accepted(SECTION)
+    combined = combine(page_of(200), result, ARTICLE_SHOWN)
+    assert combined.content is result.content and "Share this" not in combined.content.text
+    assert judge.calls == 1
+    assert [(entry.name, entry.outcome) for entry in combined.trace] == [
+        ("trafilatura", "rejected")
+    ]
+
+
 def test_union_adds_the_judge_blocks_in_page_order(monkeypatch) -> None:
     monkeypatch.setattr(combine_module, "TrafilaturaStage", fixed_judge(THEIRS))
     result = combine(page(), accepted(OURS), FORUM)
