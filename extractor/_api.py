@@ -15,13 +15,14 @@ from ._codelang import page_hints, restore_code_languages
 from ._combine import combine, fallback
 from ._comments import read_comments, rules_before_comments
 from ._decode import check_size, decode_html
+from ._emptiness import judge_emptiness
 from ._errors import ContentTooShortError, EmptyInputError, NoContentError, ReadermodeError
 from ._filters import filter_content
 from ._furniture import normalise_title
 from ._markdown import html_to_markdown
 from ._metadata import read_metadata, read_title
 from ._noscript import reveal_noscript_page
-from ._options import CROSS_CHECK, ExtractOptions
+from ._options import CROSS_CHECK, NO_CONTENT, ExtractOptions
 from ._pagetype import PageType, detect_page_type
 from ._parse import parse_html
 from ._postprocess import CleanContent, html_to_text, resolve_base_url
@@ -279,6 +280,11 @@ def _finish(reading: _Reading, snapshot: PageSnapshot, options: ExtractOptions) 
             html, links=options.links, tables=options.tables, images=options.images
         )
         text = html_to_text(html)
+    warnings = snapshot.warnings
+    if NO_CONTENT in options.rules and (empty := judge_emptiness(read.document, text)):
+        if empty.certain:
+            raise NoContentError(empty.message())
+        warnings = (*warnings, empty.message())
     if options.min_length:
         found = count_words(text)
         if found < options.min_length:
@@ -290,7 +296,7 @@ def _finish(reading: _Reading, snapshot: PageSnapshot, options: ExtractOptions) 
         # markdown left out: converted when first read (most callers never read it).
         stage=result.stage,
         trace=(*trace, *result.trace),
-        warnings=snapshot.warnings,
+        warnings=warnings,
         comments=comments,
         page_type=page_type.kind,
         page_type_evidence=page_type.evidence,

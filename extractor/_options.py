@@ -15,7 +15,10 @@ if TYPE_CHECKING:
 CROSS_CHECK = "cross-check"
 """The switch of Readability.js's cross-check by readability-lxml (``_agreement.py``)."""
 
-ALL_RULES: frozenset[str] = PRECLEAN_RULES | REFINEMENT_NAMES | {CROSS_CHECK}
+NO_CONTENT = "no-content"
+"""The switch of the judgement that a page has no main content (``_emptiness.py``)."""
+
+ALL_RULES: frozenset[str] = PRECLEAN_RULES | REFINEMENT_NAMES | {CROSS_CHECK, NO_CONTENT}
 """Every switchable removal: the pre-clean families and the refinements of candidates."""
 
 MIN_WORDS = 2

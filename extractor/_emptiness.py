@@ -1,0 +1,169 @@
+"""Pages with no main content say so: an error page, a login wall, a bot check, an empty
+listing.
+
+Such a page still has words (a "Page not found" line, a sign-in form, a "No results found"
+notice, the site's menus), and the cascade reads them as if they were the page. A RAG index
+fed that reading fills with boilerplate. ``judge_emptiness`` looks at what was read (short)
+and at what the page says it is (its title, headings and form fields): when both agree the
+page has no content, the extraction raises ``NoContentError`` with the reason; when only the
+page's title says so ("Page not found" over a long reading), the reading stands with a
+warning. The switch is ``no-content`` in ``ExtractOptions.rules`` (``--keep no-content``
+reads such pages as any other).
+
+Every sign needs the reading to be short (``SHORT_READING`` words): a long article whose
+title says "404" (a story about an error code) or whose sidebar holds a sign-in form is
+read as usual.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lxml.html import HtmlElement
+
+from ._text import count_words
+
+SHORT_READING = 150
+"""A reading of fewer words can be an error page's, a login wall's or a bot check's notice
+with the site's leftovers; a longer one is read as content, whatever its title says."""
+
+LOGIN_READING = 60
+"""A reading this short that speaks of signing in, on a page with a password field, is the
+sign-in form's own text ("Sign in to continue reading", "Forgot your password?")."""
+
+EMPTY_LISTING_WORDS = 80
+"""A listing that says "No results found" is empty when its reading is shorter than this: a
+search page keeps its filters and suggestions beside the notice, not records."""
+
+_ERROR_TITLE = re.compile(
+    r"\b(?:40[0-4]|410|451|50[0-4])\b.*\b(?:error|not found|forbidden|unavailable|gone|"
+    r"unauthori[sz]ed|bad request|bad gateway|timeout)\b|"
+    r"\b(?:error|not found|forbidden)\b.*\b(?:40[0-4]|410|451|50[0-4])\b|"
+    r"page (?:not|cannot be|can ?not be|could not be|can't be) found|"
+    r"(?:page|file|content|article) (?:does not|doesn't|no longer) exists?|"
+    r"\bnot found\b$|^not found\b|page unavailable|internal server error|"
+    r"service (?:temporarily )?unavailable",
+    re.IGNORECASE,
+)
+"""A title or top heading that names an HTTP error or a missing page ("404 Not Found", "Page
+not found", "Error 500", "This page doesn't exist")."""
+
+_ERROR_TITLE_ITSELF = re.compile(
+    r"^\W*(?:error\W*)?(?:40[0-4]|410|451|50[0-4])\b|"
+    r"page (?:not|cannot be|can ?not be|could not be|can't be) found|"
+    r"page (?:does not|doesn't|no longer) exists?",
+    re.IGNORECASE,
+)
+"""The same, said as the page's own title (it begins with the code, or says the page is not
+found): only this earns a warning on a long reading, as a story about "404 errors" is not
+an error page."""
+
+_BOT_CHECK = re.compile(
+    r"just a moment\b|attention required|verify (?:that )?you are (?:a )?human|"
+    r"are you a (?:robot|human)|pardon our interruption|access (?:to this page has been )?"
+    r"denied|checking (?:if the site connection is secure|your browser)|"
+    r"enable (?:javascript and )?cookies to continue|unusual traffic|press (?:&|and) hold|"
+    r"captcha",
+    re.IGNORECASE,
+)
+"""A bot check's or a firewall's words: Cloudflare's "Just a moment...", "Attention
+Required!", PerimeterX's "Press & Hold", Distil's "Pardon Our Interruption", "Access
+Denied"."""
+
+_SIGN_IN = re.compile(
+    r"\b(?:sign|log)[ -]?in\b|\blogin\b|\bpassword\b|\bauthenticat|create (?:an |your )?account",
+    re.IGNORECASE,
+)
+"""Words of a sign-in form: its title, heading, labels or button."""
+
+_NO_RESULTS = re.compile(
+    r"\bno (?:results|matches|products|items|listings|jobs|posts|articles|entries|records)"
+    r"(?: were)? (?:found|match|matched|available)|\b0 (?:results|matches)\b|"
+    r"(?:your search|search for .{1,80}) (?:returned|did not match|found) no|"
+    r"there (?:are|were) no (?:results|products|items|listings|matches|posts)|"
+    r"nothing (?:matched|found|to show)|no (?:results|products) to (?:show|display)",
+    re.IGNORECASE,
+)
+"""An empty listing's notice ("No results found", "0 items", "Your search returned no
+matches", "There are no products in this category")."""
+
+
+@dataclass(frozen=True)
+class Emptiness:
+    """What a page with no main content is, and why we think so."""
+
+    kind: str
+    """``error page``, ``bot check``, ``login wall`` or ``empty listing``."""
+    reason: str
+    certain: bool
+    """True: the page has nothing to read (``NoContentError``); False: a warning only."""
+
+    def message(self) -> str:
+        """The error's or the warning's text."""
+        if self.certain:
+            return f"no main content: the page is {_article(self.kind)} ({self.reason})"
+        return f"low confidence: the page may be {_article(self.kind)} ({self.reason})"
+
+
+def _article(kind: str) -> str:
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+
+
+def judge_emptiness(document: HtmlElement, reading: str) -> Emptiness | None:
+    """Whether the page whose cleaned parse is ``document`` and whose reading (the
+    extraction's text) is ``reading`` has no main content, or may have none."""
+    words = count_words(reading)
+    titles = _titles(document)
+    if words >= SHORT_READING:
+        error = _first_match(_ERROR_TITLE_ITSELF, titles)
+        if error is not None:
+            return Emptiness("error page", f"its title says {error!r}", certain=False)
+        return None
+    for kind, pattern in (("error page", _ERROR_TITLE), ("bot check", _BOT_CHECK)):
+        found = _first_match(pattern, titles)
+        if found is not None:
+            return Emptiness(kind, f"its title says {found!r}, and {words} words", certain=True)
+    login = _login_wall(document, titles, reading, words)
+    if login is not None:
+        return login
+    bot = _BOT_CHECK.search(reading)
+    if bot is not None:
+        return Emptiness("bot check", f"it says {bot.group(0)!r}, and {words} words", True)
+    if words < EMPTY_LISTING_WORDS and (empty := _NO_RESULTS.search(reading)) is not None:
+        return Emptiness("empty listing", f"it says {empty.group(0)!r}, and {words} words", True)
+    return None
+
+
+def _login_wall(
+    document: HtmlElement, titles: list[str], reading: str, words: int
+) -> Emptiness | None:
+    """A sign-in form is the page: a password field in what is left after the pre-clean
+    rules (a header's sign-in box went with the chrome), and the title or the top heading
+    speaking of signing in, or a reading of under ``LOGIN_READING`` words that does (a
+    short news brief beside a members' login box keeps its title)."""
+    password = document.find(".//input[@type='password']")
+    if password is None:
+        return None
+    said = _first_match(_SIGN_IN, titles)
+    if said is None and words < LOGIN_READING and (in_reading := _SIGN_IN.search(reading)):
+        said = in_reading.group(0)
+    if said is None:
+        return None
+    return Emptiness("login wall", f"a password field, {said!r} and {words} words", certain=True)
+
+
+def _titles(document: HtmlElement) -> list[str]:
+    """The page's ``<title>`` and its first ``<h1>``, whitespace collapsed."""
+    found = [document.findtext(".//title") or ""]
+    heading = next(document.iter("h1"), None)
+    if heading is not None:
+        found.append(heading.text_content())
+    return [" ".join(text.split()) for text in found if text and text.strip()]
+
+
+def _first_match(pattern: re.Pattern[str], texts: list[str]) -> str | None:
+    for text in texts:
+        if pattern.search(text):
+            return text
+    return None

@@ -1,0 +1,64 @@
+"""Pages with no main content say so (``extractor/_emptiness.py``): an error page, a login
+wall, a bot check and an empty listing raise ``NoContentError`` with the reason, pages that
+look like them in one way are read as usual, and ``--keep no-content`` reads them all."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractor import ExtractOptions, NoContentError, extract
+from extractor._options import ALL_RULES, NO_CONTENT
+from tests.conftest import FIXTURES
+
+PAGES = FIXTURES / "no-content"
+
+EMPTY = {
+    "nginx-404.html": "an error page",
+    "soft-404-wordpress.html": "an error page",
+    "login-wall.html": "a login wall",
+    "bot-check.html": "a bot check",
+    "empty-search.html": "an empty listing",
+}
+
+
+@pytest.mark.parametrize(("name", "kind"), sorted(EMPTY.items()))
+def test_a_page_with_no_main_content_says_what_it_is(name: str, kind: str) -> None:
+    with pytest.raises(NoContentError, match=f"no main content: the page is {kind}"):
+        extract((PAGES / name).read_bytes(), url=f"https://example.org/{name}")
+
+
+@pytest.mark.parametrize("name", sorted(EMPTY))
+def test_keep_no_content_reads_such_a_page_anyway(name: str) -> None:
+    options = ExtractOptions(rules=ALL_RULES - {NO_CONTENT})
+    extraction = extract((PAGES / name).read_bytes(), options=options)
+    assert extraction.text.strip()
+
+
+def test_a_story_about_404_errors_with_a_members_login_is_read() -> None:
+    extraction = extract((PAGES / "near-miss-404-story.html").read_bytes())
+    assert "permanent redirect" in extraction.text
+    assert extraction.warnings == ()
+
+
+def test_search_results_with_an_empty_tab_are_read() -> None:
+    extraction = extract((PAGES / "near-miss-search-results.html").read_bytes())
+    assert "Stainless kettle model 6" in extraction.text
+
+
+def test_a_missing_page_with_a_long_reading_is_read_with_a_warning() -> None:
+    """A "Page not found" page whose reading is long (a list of the site's popular stories
+    with their summaries) is read, but says what its title said."""
+    stories = "".join(
+        f"<li><h2><a href='/s/{i}'>Popular story {i}</a></h2><p>A summary of story {i} "
+        "that runs long enough to read as a paragraph of real prose on the page.</p></li>"
+        for i in range(12)
+    )
+    html = (
+        "<html><head><title>Page Not Found | The Courier</title></head><body><main>"
+        f"<h1>Sorry, we could not find that page</h1><ul>{stories}</ul></main></body></html>"
+    )
+    extraction = extract(html)
+    assert "Popular story 11" in extraction.text
+    assert any(
+        w.startswith("low confidence: the page may be an error page") for w in extraction.warnings
+    )
