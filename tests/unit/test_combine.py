@@ -138,6 +138,22 @@ def test_an_article_reading_of_part_of_the_page_stands_when_the_judge_reads_as_m
     ]
 
 
+def test_trafilatura_is_not_asked_when_the_rest_of_the_page_is_no_prose(monkeypatch) -> None:
+    # the reading is the page's one paragraph; the other 160 words are a menu of links
+    judge = fixed_judge(GUIDE)
+    monkeypatch.setattr(combine_module, "TrafilaturaStage", judge)
+    menu = "".join(f"<li><a href='/{i}'>Section {i} of the site</a></li>" for i in range(32))
+    html = f"<html><body>{SECTION}<ul>{menu}</ul></body></html>"
+    menu_page = StageInput(
+        snapshot=PageSnapshot(html=html),
+        document=lxml.html.document_fromstring(html),
+        base_url=None,
+    )
+    result = accepted(SECTION)
+    assert combine(menu_page, result, ARTICLE_SHOWN) is result
+    assert judge.calls == 0
+
+
 def test_union_adds_the_judge_blocks_in_page_order(monkeypatch) -> None:
     monkeypatch.setattr(combine_module, "TrafilaturaStage", fixed_judge(THEIRS))
     result = combine(page(), accepted(OURS), FORUM)
