@@ -236,7 +236,17 @@ about consent: a privacy policy's own sections carry such names)."""
 
 
 def _select_consent(walk: _Walk) -> Iterable[HtmlElement]:
-    found = [el for el, _, lowered in walk.labelled if _CONSENT.search(lowered)]
+    return _named_boxes(
+        walk, _CONSENT, lambda text, page_text: len(text) < CONSENT_MAX_SHARE * page_text
+    )
+
+
+def _named_boxes(
+    walk: _Walk, names: re.Pattern[str], accept: Callable[[str, int], bool]
+) -> Iterable[HtmlElement]:
+    """Elements whose class or id ``names`` matches, outside the content roots, that
+    ``accept`` takes given their text and the length of the page's text."""
+    found = [el for el, _, lowered in walk.labelled if names.search(lowered)]
     if not found:
         return ()
     page_text = len(walk.root.text_content()) or 1
@@ -245,7 +255,7 @@ def _select_consent(walk: _Walk) -> Iterable[HtmlElement]:
         for el in walk.live(found)
         if el.tag not in _PROTECTED
         and el.tag not in _CONTENT_ROOTS
-        and len(el.text_content()) < CONSENT_MAX_SHARE * page_text
+        and accept(el.text_content(), page_text)
     )
 
 
@@ -267,17 +277,7 @@ is its reviews (a product's review page) or the names are not what they seem."""
 
 
 def _select_reviews(walk: _Walk) -> Iterable[HtmlElement]:
-    found = [el for el, _, lowered in walk.labelled if _REVIEWS.search(lowered)]
-    if not found:
-        return ()
-    page_text = len(walk.root.text_content()) or 1
-    return (
-        el
-        for el in walk.live(found)
-        if el.tag not in _PROTECTED
-        and el.tag not in _CONTENT_ROOTS
-        and _is_reviews_box(el.text_content(), page_text)
-    )
+    return _named_boxes(walk, _REVIEWS, _is_reviews_box)
 
 
 def _is_reviews_box(text: str, page_text: int) -> bool:
