@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from extractor import HIDDEN_MARK, VISIBLE_MARK, PageSnapshot, extract
 from extractor._parse import parse_html
 from extractor._unhide import UNREVEALED_SHARE, hidden_share
@@ -52,16 +54,19 @@ def _rendered(html: str) -> PageSnapshot:
     return PageSnapshot(html=html, url="https://shop.example/p/trail-runner-3")
 
 
-def test_a_product_keeps_what_its_style_sheets_hide() -> None:
-    extraction = extract(_rendered(_product_page(f'{HIDDEN_MARK}="display"')))
+@pytest.mark.parametrize("mark", ["display", "offscreen"])
+def test_a_product_keeps_what_its_style_sheets_hide(mark: str) -> None:
+    # a tab's panel (display:none), a gallery carousel's next slide (moved offscreen)
+    extraction = extract(_rendered(_product_page(f'{HIDDEN_MARK}="{mark}"')))
     assert extraction.page_type == "product"
     assert DETAILS in extraction.text
     changed = [e for e in extraction.trace if e.name == "hidden" and e.outcome == "changed"]
     assert changed and changed[0].count == 1
 
 
-def test_an_article_drops_what_its_style_sheets_hide() -> None:
-    extraction = extract(_rendered(_article_page(f'{HIDDEN_MARK}="display"')))
+@pytest.mark.parametrize("mark", ["display", "offscreen"])
+def test_an_article_drops_what_its_style_sheets_hide(mark: str) -> None:
+    extraction = extract(_rendered(_article_page(f'{HIDDEN_MARK}="{mark}"')))
     assert extraction.page_type == "article"
     assert DETAILS not in extraction.text
     assert not any(e.name == "hidden" and e.outcome == "changed" for e in extraction.trace)
