@@ -17,7 +17,7 @@ from ._cascade import Candidate, Skip, StageInput
 from ._noscript import reveal_noscript_page
 from ._parse import parse_html
 from ._refine import refine
-from ._rules import apply_rules, marked_by_renderer
+from ._rules import FEED_MARK, HIDDEN_MARK, apply_rules, marked_by_renderer
 from ._stages import READABILITY_LXML_MAX_DEPTH, nesting
 
 TRAFILATURA_MAX_ELEMENTS = 60_000
@@ -54,7 +54,9 @@ def judge_document(html: str, rules: frozenset[str]) -> lxml.html.HtmlElement:
     document = parse_html(html)
     reveal_noscript_page(document)  # as the cascade does: a page served inside <noscript>
     apply_rules(document, rules & JUDGE_RULES)
-    if "hidden" not in rules:
+    if "hidden" not in rules or (HIDDEN_MARK not in html and FEED_MARK not in html):
+        # a static page, or a render that marked nothing: a walk over every element (1.4 ms
+        # at the median of wcxb-dev's pages) would find nothing to drop
         return document
     for element in list(document.iter()):
         if element.getparent() is not None and marked_by_renderer(element):
