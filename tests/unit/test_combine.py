@@ -48,13 +48,16 @@ def fixed_judge(html: str | None):
     return FixedJudge
 
 
-def page() -> StageInput:
-    html = "<html><body><p>unused</p></body></html>"
+def page_from(html: str) -> StageInput:
     return StageInput(
         snapshot=PageSnapshot(html=html),
         document=lxml.html.document_fromstring(html),
         base_url=None,
     )
+
+
+def page() -> StageInput:
+    return page_from("<html><body><p>unused</p></body></html>")
 
 
 def accepted(html: str) -> CascadeResult:
@@ -91,23 +94,14 @@ def test_an_article_reading_of_a_sliver_of_the_page_is_combined_after_all(monkey
     monkeypatch.setattr(combine_module, "TrafilaturaStage", fixed_judge(THEIRS))
     prose = " ".join(f"Paragraph {i} of a long article that the cascade missed." for i in range(40))
     html = f"<html><body><p>Subscribe to our newsletter.</p><p>{prose}</p></body></html>"
-    long_page = StageInput(
-        snapshot=PageSnapshot(html=html),
-        document=lxml.html.document_fromstring(html),
-        base_url=None,
-    )
+    long_page = page_from(html)
     result = combine(long_page, accepted("<p>Subscribe to our newsletter.</p>"), ARTICLE_SHOWN)
     assert result.stage == COMBINED_STAGE and "Second post" in result.content.text
 
 
 def page_of(words: int) -> StageInput:
     prose = " ".join(f"w{i}" for i in range(words))
-    html = f"<html><body><p>{prose}</p></body></html>"
-    return StageInput(
-        snapshot=PageSnapshot(html=html),
-        document=lxml.html.document_fromstring(html),
-        base_url=None,
-    )
+    return page_from(f"<html><body><p>{prose}</p></body></html>")
 
 
 SECTION = "<h2>Low light</h2><p>" + " ".join(f"plant{i}" for i in range(40)) + "</p>"
@@ -144,11 +138,7 @@ def test_trafilatura_is_not_asked_when_the_rest_of_the_page_is_no_prose(monkeypa
     monkeypatch.setattr(combine_module, "TrafilaturaStage", judge)
     menu = "".join(f"<li><a href='/{i}'>Section {i} of the site</a></li>" for i in range(32))
     html = f"<html><body>{SECTION}<ul>{menu}</ul></body></html>"
-    menu_page = StageInput(
-        snapshot=PageSnapshot(html=html),
-        document=lxml.html.document_fromstring(html),
-        base_url=None,
-    )
+    menu_page = page_from(html)
     result = accepted(SECTION)
     assert combine(menu_page, result, ARTICLE_SHOWN) is result
     assert judge.calls == 0
