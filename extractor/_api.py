@@ -281,7 +281,9 @@ def _finish(reading: _Reading, snapshot: PageSnapshot, options: ExtractOptions) 
         )
         text = html_to_text(html)
     warnings = snapshot.warnings
-    if NO_CONTENT in options.rules and (empty := judge_emptiness(read.document, text)):
+    if NO_CONTENT in options.rules and (
+        empty := judge_emptiness(read.document, result.content.text)
+    ):
         if empty.certain:
             raise NoContentError(empty.message())
         warnings = (*warnings, empty.message())

@@ -36,25 +36,23 @@ EMPTY_LISTING_WORDS = 80
 """A listing that says "No results found" is empty when its reading is shorter than this: a
 search page keeps its filters and suggestions beside the notice, not records."""
 
-_ERROR_TITLE = re.compile(
-    r"\b(?:40[0-4]|410|451|50[0-4])\b.*\b(?:error|not found|forbidden|unavailable|gone|"
-    r"unauthori[sz]ed|bad request|bad gateway|timeout)\b|"
-    r"\b(?:error|not found|forbidden)\b.*\b(?:40[0-4]|410|451|50[0-4])\b|"
+_STATUS = r"(?:40[0-4]|410|451|50[0-4])"
+_MISSING_PAGE = (
     r"page (?:not|cannot be|can ?not be|could not be|can't be) found|"
-    r"(?:page|file|content|article) (?:does not|doesn't|no longer) exists?|"
-    r"\bnot found\b$|^not found\b|page unavailable|internal server error|"
+    r"(?:page|file|content|article) (?:does not|doesn't|no longer) exists?"
+)
+
+_ERROR_TITLE = re.compile(
+    rf"\b{_STATUS}\b.*\b(?:error|not found|forbidden|unavailable|gone|unauthori[sz]ed|"
+    rf"bad request|bad gateway|timeout)\b|\b(?:error|not found|forbidden)\b.*\b{_STATUS}\b|"
+    rf"{_MISSING_PAGE}|\bnot found\b$|^not found\b|page unavailable|internal server error|"
     r"service (?:temporarily )?unavailable",
     re.IGNORECASE,
 )
 """A title or top heading that names an HTTP error or a missing page ("404 Not Found", "Page
 not found", "Error 500", "This page doesn't exist")."""
 
-_ERROR_TITLE_ITSELF = re.compile(
-    r"^\W*(?:error\W*)?(?:40[0-4]|410|451|50[0-4])\b|"
-    r"page (?:not|cannot be|can ?not be|could not be|can't be) found|"
-    r"page (?:does not|doesn't|no longer) exists?",
-    re.IGNORECASE,
-)
+_ERROR_TITLE_ITSELF = re.compile(rf"^\W*(?:error\W*)?{_STATUS}\b|{_MISSING_PAGE}", re.IGNORECASE)
 """The same, said as the page's own title (it begins with the code, or says the page is not
 found): only this earns a warning on a long reading, as a story about "404 errors" is not
 an error page."""
@@ -129,9 +127,10 @@ def judge_emptiness(document: HtmlElement, reading: str) -> Emptiness | None:
         return login
     bot = _BOT_CHECK.search(reading)
     if bot is not None:
-        return Emptiness("bot check", f"it says {bot.group(0)!r}, and {words} words", True)
+        return Emptiness("bot check", f"it says {bot.group(0)!r}, and {words} words", certain=True)
     if words < EMPTY_LISTING_WORDS and (empty := _NO_RESULTS.search(reading)) is not None:
-        return Emptiness("empty listing", f"it says {empty.group(0)!r}, and {words} words", True)
+        reason = f"it says {empty.group(0)!r}, and {words} words"
+        return Emptiness("empty listing", reason, certain=True)
     return None
 
 

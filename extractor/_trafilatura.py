@@ -36,9 +36,9 @@ prunes chrome, comments and inline-hidden blocks itself, by rules of its own tha
 product's tabs and reviews and a documentation page's navigation better than ours (measured
 on wcxb-dev, product pages: 0.622 F1 with "executable" alone, 0.615 with "comments" too,
 0.614 with "comments" and "a11y-labels", 0.591 with every rule). Cookie banners it keeps:
-with "consent" too, all 1,497 pages 0.8559 -> 0.8563. Customer reviews it keeps: "reviews"
-(on product pages only) took the 119 product pages' summed F1 from 75.17 to 76.59, against
-75.17 with the rule on our page alone, where product pages take trafilatura's blocks."""
+with "consent" too, all 1,497 pages 0.8559 -> 0.8563. Customer reviews it keeps: on product
+pages, which take trafilatura's blocks, the 119 product pages' summed F1 was 75.17 with the
+"reviews" rule on our page alone and 76.59 with it on trafilatura's page too."""
 
 
 JUDGE_FURNITURE = frozenset({"bylines", "captions"})
@@ -56,7 +56,7 @@ def judge_document(html: str, rules: frozenset[str]) -> lxml.html.HtmlElement:
     apply_rules(document, rules & JUDGE_RULES)
     if "hidden" not in rules or (HIDDEN_MARK not in html and FEED_MARK not in html):
         # a static page, or a render that marked nothing: a walk over every element (1.4 ms
-        # at the median of wcxb-dev's pages) would find nothing to drop
+        # at the median of 150 wcxb-dev pages, every tenth) would find nothing to drop
         return document
     for element in list(document.iter()):
         if element.getparent() is not None and marked_by_renderer(element):

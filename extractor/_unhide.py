@@ -30,13 +30,13 @@ from ._rules import HIDDEN_MARK, marked_by_renderer
 from ._types import PageSnapshot, TraceEntry
 
 STYLE_HIDDEN_IS_CONTENT = frozenset({"product"})
-"""Types whose style sheets hide their content: the ``display`` marks are dropped there."""
+"""Types whose style sheets hide their content: the ``STYLE_HIDDEN_MARKS`` are dropped there."""
 
 STYLE_HIDDEN_MARKS: tuple[str, ...] = ("display", "offscreen")
 """The marks dropped on those pages: display:none tabs and dialogs, and a gallery carousel's
 slides moved offscreen (0619, a product page whose gallery carries a buyer's caption the
 ground truth keeps: rendered 0.21 -> 0.91 F1; of the 117 product pages rendered offline no
-other moved, nor the 20 pages of other types typed product)."""
+other moved, nor the 20 pages of other types the static path types product)."""
 
 LAYOUT_MARKS = ("display", "visibility", "zero-size", "offscreen")
 """The marks of what layout hid (the renderer's others: ``overlay``, the feed mark)."""
@@ -100,7 +100,7 @@ def unhide(
         marks = STYLE_HIDDEN_MARKS
         why = (
             f"{page_type.kind} page: what its style sheets hide is read as content (tabs, "
-            "accordions, detail dialogs)"
+            "accordions, detail dialogs, carousel slides)"
         )
     else:
         return snapshot, None

@@ -77,13 +77,11 @@ def test_only_product_pages_run_the_rule() -> None:
         assert "reviews" not in typed_rules(PageType(kind), PRECLEAN_RULES)
 
 
-def product_page(product_markup: bool) -> str:
+def product_page() -> str:
     ld = {"@context": "https://schema.org", "@type": "Product", "name": "Trail 25 Pack"}
     head = (
         f'<script type="application/ld+json">{json.dumps(ld)}</script>'
         '<meta property="og:type" content="product">'
-        if product_markup
-        else ""
     )
     return (
         f"<html><head><title>Trail 25 Pack</title>{head}</head><body><main>{DESCRIPTION}"
@@ -93,7 +91,7 @@ def product_page(product_markup: bool) -> str:
 
 
 def test_a_product_page_reads_without_its_customer_reviews() -> None:
-    extraction = extract(product_page(True), url="https://shop.example.com/product/trail-25")
+    extraction = extract(product_page(), url="https://shop.example.com/product/trail-25")
     assert extraction.page_type == "product"
     assert "DESCRIPTIONTEXT" in extraction.text and "REVIEWTEXT" not in extraction.text
     assert any(entry.name == "reviews" for entry in extraction.trace)
@@ -102,7 +100,7 @@ def test_a_product_page_reads_without_its_customer_reviews() -> None:
 def test_trafilatura_judges_a_product_page_without_its_reviews() -> None:
     """On product pages the vote takes trafilatura's blocks: its page must lose the reviews
     too, or they come back through it."""
-    html = product_page(True)
+    html = product_page()
     product_rules = typed_rules(PageType("product"), PRECLEAN_RULES)
     assert "REVIEWTEXT" not in judge_document(html, product_rules).text_content()
     article_rules = typed_rules(PageType("article"), PRECLEAN_RULES)
