@@ -284,6 +284,24 @@ def _is_reviews_box(text: str, page_text: int) -> bool:
     return len(text) < REVIEWS_MAX_SHARE * page_text and len(text.split()) >= REVIEWS_MIN_WORDS
 
 
+_SIGNATURES = re.compile(
+    r"(?:^|[\s_-]|post|member|message|user)(?<!digital-)(?<!post-)signatures?(?:$|[\s_-])"
+)
+"""Class or id names (lower-cased) of a forum member's signature under each post: the forum
+software's own ("signature", "postsignature", "message-signature", IPS's
+"ipsEntry__signature", "memberSignature"). Not Stack Exchange's "post-signature" (the post's
+author and date, which a thread keeps), Sphinx's "sig" (a documented function's signature)
+nor a service's "digital-signature" feature."""
+SIGNATURES_MAX_SHARE = 0.3
+"""A signature box holding this share of the page's text or more is left alone."""
+
+
+def _select_signatures(walk: _Walk) -> Iterable[HtmlElement]:
+    return _named_boxes(
+        walk, _SIGNATURES, lambda text, page_text: len(text) < SIGNATURES_MAX_SHARE * page_text
+    )
+
+
 def _inside_content_root(element: HtmlElement) -> bool:
     return any(
         ancestor.tag in _CONTENT_ROOTS or ancestor.get("role") in ("main", "article")
@@ -329,6 +347,7 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
     RuleFamily("chrome", "header, footer and nav outside article/main", _select_chrome),
     RuleFamily("consent", "cookie and consent banners", _select_consent),
     RuleFamily("reviews", "customer reviews (on product pages only)", _select_reviews),
+    RuleFamily("signatures", "forum members' signatures under their posts", _select_signatures),
 )
 PRECLEAN_RULES: frozenset[str] = frozenset(family.name for family in RULE_FAMILIES)
 
