@@ -116,6 +116,11 @@ class RenderOptions:
     fetch_everything: bool = False
     """Fetch fonts, audio, video and analytics or ad scripts too; by default they are refused
     (fonts are kept for a screenshot or an MHTML archive): ``skipped.py``."""
+    record_layout: bool = False
+    """Write each visible block's box and font size into the snapshot (``snapshot.BOX_MARK``).
+    The extractor does not read them: as block-model features they did not raise wcxb-dev's
+    F1 (``scripts/layout_experiment.py``, docs/benchmark-losses.md); they are there for
+    experiments and cost the snapshot a tenth more bytes."""
 
     def __post_init__(self) -> None:
         for name in ("budget", "max_bytes", "max_dom_bytes", "max_elements"):

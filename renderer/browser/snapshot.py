@@ -17,13 +17,22 @@ extractor's text walk recurses once per level and meets Python's recursion limit
 ~990 levels; Chromium's HTML parser itself stops nesting at 512, only scripts go deeper."""
 
 
+BOX_MARK = "data-readermode-box"
+"""With ``RenderOptions.record_layout``: a visible block's ``x,y,width,height,fontSize``."""
+VIEWPORT_MARK = "data-readermode-viewport"
+"""With ``RenderOptions.record_layout``, on ``<html>``: ``width,height,pageWidth,pageHeight``."""
+
+
 def _snapshot_options(options: RenderOptions) -> dict[str, Any]:
-    return {
+    found: dict[str, Any] = {
         "hiddenAttribute": HIDDEN_MARK,
         "maxElements": options.max_elements,
         "maxBytes": options.max_dom_bytes,
         "maxDepth": MAX_SNAPSHOT_DEPTH,
     }
+    if options.record_layout:
+        found.update(boxAttribute=BOX_MARK, viewportAttribute=VIEWPORT_MARK)
+    return found
 
 
 async def take_snapshot(session: PageSession, options: RenderOptions) -> dict[str, Any]:

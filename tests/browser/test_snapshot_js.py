@@ -10,11 +10,16 @@ from __future__ import annotations
 import json
 import struct
 import zlib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import lxml.html
 import pytest
+
+from extractor import extract
+from renderer import RenderOptions
+from renderer.browser.snapshot import BOX_MARK, VIEWPORT_MARK
 
 pytestmark = pytest.mark.browser
 
@@ -497,3 +502,50 @@ def test_aria_hidden_stays_when_no_modal_is_open(chromium: Any) -> None:
     snap = snapshot(chromium, "/modal_closed.html")
     assert snap.one("wrap").get("aria-hidden") == "true"
     assert hidden(snap, "modal") == "display"
+
+
+# ---- layout: boxes and font sizes ------------------------------------------------------------
+
+WITH_BOXES = {**OPTIONS, "boxAttribute": BOX_MARK, "viewportAttribute": VIEWPORT_MARK}
+
+
+def box_of(snap: Snap, id_: str) -> list[int]:
+    value = snap.one(id_).get(BOX_MARK)
+    assert value is not None, f"#{id_} has no box"
+    return [int(part) for part in value.split(",")]
+
+
+def test_blocks_carry_their_box_and_font_size(chromium: Any) -> None:
+    snap = snapshot(chromium, "/layout.html", WITH_BOXES)
+    x, y, width, _, font = box_of(snap, "main")
+    assert (x, y, width, font) == (0, 60, 800, 16)
+    assert box_of(snap, "side")[:3] == [900, 60, 300]
+    assert box_of(snap, "side-p")[4] == 12
+    assert box_of(snap, "headline")[4] == 32
+    assert box_of(snap, "low")[1] > 2000  # page coordinates, not the viewport's
+    viewport = [int(part) for part in snap.doc.get(VIEWPORT_MARK).split(",")]
+    assert viewport[:3] == [1280, 720, 1280] and viewport[3] > 2000
+
+
+def test_inline_and_hidden_elements_have_no_box(chromium: Any) -> None:
+    snap = snapshot(chromium, "/layout.html", WITH_BOXES)
+    assert snap.one("inline").get(BOX_MARK) is None
+    assert snap.one("gone").get("data-readermode-hidden") == "display"
+    assert snap.one("gone").get(BOX_MARK) is None and snap.one("gone-p").get(BOX_MARK) is None
+
+
+def test_without_a_box_attribute_nothing_is_added(chromium: Any) -> None:
+    snap = snapshot(chromium, "/layout.html")
+    assert BOX_MARK not in snap.html and VIEWPORT_MARK not in snap.html
+
+
+def test_the_renderer_records_the_layout_only_when_asked(renderer: Any) -> None:
+    page = str(PAGES / "layout.html")
+    offline = RenderOptions(offline=True, block_private=False, budget=60.0)
+    plain = renderer.render(page, url="https://layout.test/", options=offline)
+    laid_out = renderer.render(
+        page, url="https://layout.test/", options=replace(offline, record_layout=True)
+    )
+    assert BOX_MARK not in plain.html and VIEWPORT_MARK not in plain.html
+    assert BOX_MARK in laid_out.html and VIEWPORT_MARK in laid_out.html
+    assert extract(plain).text == extract(laid_out).text  # the extractor does not read them

@@ -2,7 +2,8 @@
 // One function expression: page.evaluate(source, options) -> {html, baseURI, url, title, stats}.
 //
 // options: {hiddenAttribute: "data-readermode-hidden", visibleAttribute: "data-readermode-visible",
-//           maxElements: 200000, maxDepth: 1000, maxBytes: 0 (no cap)}
+//           maxElements: 200000, maxDepth: 1000, maxBytes: 0 (no cap),
+//           boxAttribute: "" (no boxes), viewportAttribute: "data-readermode-viewport"}
 //
 // Walks the LIVE DOM (never changes it) in flat-tree order and serialises it itself:
 //  - shadow roots (open, or closed made open by init.js) replace the host's light children; a
@@ -29,6 +30,11 @@
 //    tags still owed included), nothing more is written: stats.truncated, and stats.truncatedBy
 //    "elements" or "bytes". A text node that does not fit is cut. The tags left open are closed,
 //    so the output stays balanced and within maxBytes.
+//  - with a boxAttribute, each visible block (display block, flex, grid, list-item, table,
+//    flow-root or their inline kinds) of the top document gets
+//    boxAttribute="x,y,width,height,fontSize" (CSS px, page coordinates), and <html>
+//    viewportAttribute="width,height,pageWidth,pageHeight": the layout a static page cannot
+//    show (RenderOptions.record_layout; scripts/layout_features.py reads them).
 // Never throws: a failing element is serialised without marks; a failing walk falls back to
 // the plain outerHTML with stats.failed set.
 (options) => {
@@ -39,6 +45,9 @@
   const HIDDEN_ATTR = attrOption(opts.hiddenAttribute, "data-readermode-hidden");
   const VISIBLE_ATTR = attrOption(opts.visibleAttribute, "data-readermode-visible");
   const FRAME_ATTR = "data-readermode-frame";
+  const BOX_ATTR = attrOption(opts.boxAttribute, "");
+  const VIEWPORT_ATTR = attrOption(opts.viewportAttribute, "data-readermode-viewport");
+  const BOXES = BOX_ATTR !== "";
   const MAX_ELEMENTS =
     typeof opts.maxElements === "number" && opts.maxElements > 0 ? Math.floor(opts.maxElements) : 200000;
   const MAX_DEPTH =
@@ -521,6 +530,7 @@
     const info = ctx.info;
     const pos = cs.position;
     const rect = el.getBoundingClientRect();
+    lastRect = rect;
     const w = rect.width;
     const h = rect.height;
     let found = null;
@@ -554,10 +564,28 @@
     return null;
   };
   const unmarked = (ctx) => ({ info: ctx.info, mark: false, geom: false, vis: ctx.vis, top: ctx.top, depth: ctx.depth });
+  // The box of the element classify() looked at last, when it was read (geometry) and the
+  // element is a block of the top document: written as BOX_ATTR when options.boxes.
+  let lastRect = null;
+  let lastDisplay = "";
+  let lastStyle = null;
+  const BLOCKS = new Set(["block", "flex", "grid", "list-item", "table", "flow-root", "inline-block",
+    "inline-flex", "inline-grid"]);
+  const boxAttr = (ctx, html) => {
+    const r = lastRect;
+    if (!BOXES || !html || !ctx.top || !r || !BLOCKS.has(lastDisplay) || !(r.width >= 1 && r.height >= 1)) return "";
+    const geo = geoOf(ctx.info);
+    const font = Math.round(parseFloat(lastStyle.fontSize) || 0);
+    return " " + BOX_ATTR + '="' + Math.round(r.left + geo.sx) + "," + Math.round(r.top + geo.sy) + "," +
+      Math.round(r.width) + "," + Math.round(r.height) + "," + font + '"';
+  };
   // -> {mark, reveal, ctx (for the children)}
   const classify = (el, ctx, html, name) => {
+    lastRect = null;
     const cs = ctx.info.win.getComputedStyle(el);
     const display = cs.display;
+    lastDisplay = display;
+    lastStyle = cs;
     if (display === "none") return { mark: "display", reveal: false, ctx: unmarked(ctx) };
     const visible = cs.visibility === "visible";
     let geom = ctx.geom;
@@ -758,12 +786,14 @@
     let mark = null;
     let reveal = false;
     let cctx = ctx;
+    let box = "";
     if (ctx.mark) {
       try {
         const r = classify(el, ctx, html, name);
         mark = r.mark;
         reveal = r.reveal;
         cctx = r.ctx;
+        if (!mark) box = boxAttr(ctx, html);
       } catch (e) {
         stats.errors++;
       }
@@ -788,7 +818,7 @@
     }
     const tag = html ? RENAME.get(name) || name : name;
     const isVoid = html && VOID.has(name);
-    if (!emit("<" + tag + attrs + markAttrs(mark, reveal) + ">", isVoid ? "" : "</" + tag + ">")) return;
+    if (!emit("<" + tag + attrs + markAttrs(mark, reveal) + box + ">", isVoid ? "" : "</" + tag + ">")) return;
     if (isVoid) return;
     pushChildren(list, cctx, depth + 1);
   };
@@ -891,6 +921,11 @@
       rootAttrs = root ? attributes(root, info, true, "html") : "";
     } catch (e) {
       stats.errors++;
+    }
+    if (BOXES) {
+      const geo = geoOf(info);
+      rootAttrs += " " + VIEWPORT_ATTR + '="' + Math.round(geo.vw) + "," + Math.round(geo.vh) + "," +
+        Math.round(geo.maxX - geo.minX) + "," + Math.round(geo.H) + '"';
     }
     stats.elements++;
     out.push("<html" + rootAttrs + ">");
