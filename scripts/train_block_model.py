@@ -30,6 +30,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
@@ -41,7 +42,7 @@ from held_out_types import HeldOutTypes  # noqa: E402
 
 import extractor._blockvote as blockvote  # noqa: E402
 import extractor._combine as combine  # noqa: E402
-from extractor import ReadermodeError, extract  # noqa: E402
+from extractor import PageSnapshot, ReadermodeError, extract  # noqa: E402
 from extractor._blockfeatures import FEATURES, Reading  # noqa: E402
 from extractor._blockvote import kept_blocks  # noqa: E402
 from extractor._pagetype import PageType  # noqa: E402
@@ -89,7 +90,13 @@ HELD: list[HeldOutTypes] = []
 """The half page-type models when ``--held-out-types`` is given (set before the workers fork)."""
 
 
-def _record(page: WcxbPage) -> PageRows | None:
+def _record(
+    page: WcxbPage,
+    snapshot: PageSnapshot | None = None,
+    extra: Callable[[list[PageBlock]], np.ndarray] | None = None,
+) -> PageRows | None:
+    """The page's block rows, read from its HTML as the static path does, or from
+    ``snapshot`` (a render of it); ``extra`` adds columns of its own to the rows."""
     recorder, blocks_seen, types_seen = _Recorder(), [], []
     if HELD:
         HELD[0].select(page.id)
@@ -111,7 +118,10 @@ def _record(page: WcxbPage) -> PageRows | None:
     blockvote.segment, combine.voted = segment, voted  # type: ignore[assignment]
     blockvote.kept_blocks = nothing_kept  # type: ignore[assignment]
     try:
-        extraction = extract(page.html_bytes(), url=page.url)
+        if snapshot is None:
+            extraction = extract(page.html_bytes(), url=page.url)
+        else:
+            extraction = extract(snapshot)
     except ReadermodeError:
         return None
     finally:
@@ -120,11 +130,12 @@ def _record(page: WcxbPage) -> PageRows | None:
     if not recorder.rows or not blocks_seen:
         return None
     blocks, truth = blocks_seen[-1], Reading(page.reference)
+    rows = recorder.rows[-1] if extra is None else np.hstack([recorder.rows[-1], extra(blocks)])
     return PageRows(
         id=page.id,
         type=page.type,
         voted=types_seen[-1],
-        rows=recorder.rows[-1],
+        rows=rows,
         tokens=[block.tokens for block in blocks],
         labels=np.array([truth.vote(block.tokens) >= LABEL_SHARE for block in blocks]),
         weights=np.array([len(block.tokens) ** 0.5 for block in blocks]),
@@ -154,11 +165,16 @@ def _kept_text(page: PageRows, probabilities: np.ndarray, keep_at: float) -> str
     return " ".join(" ".join(t) for t, keep in zip(page.tokens, kept, strict=True) if keep)
 
 
-def cross_validate(pages: list[PageRows], iterations: int) -> dict[str, dict[str, float]]:
-    """Mean F1 per system and type on held-out halves (``vote@T``, ``shipped@T``, ``without``)."""
+def cross_validate(
+    pages: list[PageRows], iterations: int, trained_on: list[PageRows] | None = None
+) -> dict[str, dict[str, float]]:
+    """Mean F1 per system and type on held-out halves (``vote@T``, ``shipped@T``, ``without``):
+    trees grown on one half of ``trained_on`` (``pages`` by default) rate the other half of
+    ``pages``."""
     held: list[tuple[PageRows, np.ndarray]] = []
     for fold in (0, 1):
-        model = _grow([p for p in pages if _fold(p.id) != fold], iterations)
+        grown_on = pages if trained_on is None else trained_on
+        model = _grow([p for p in grown_on if _fold(p.id) != fold], iterations)
         held += [(p, model.predict_proba(p.rows)[:, 1]) for p in pages if _fold(p.id) == fold]
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for page, probabilities in held:

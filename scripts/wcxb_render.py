@@ -13,9 +13,10 @@ import asyncio
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import lxml.html
 
@@ -30,6 +31,9 @@ the CLI's default budget."""
 
 FALLBACK_URL = "https://wcxb.example/page.html"
 """For the few pages whose ground truth has no URL."""
+
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -65,46 +69,68 @@ def readermode_text(snapshot: PageSnapshot) -> str:
         return ""
 
 
-async def _render_one(
-    renderer: AsyncRenderer, page: WcxbPage, folder: Path
-) -> Rendered:
+async def _snapshot_of(
+    renderer: AsyncRenderer, page: WcxbPage, folder: Path, options: RenderOptions
+) -> PageSnapshot:
     path = folder / f"{page.id}.html"
     path.write_bytes(page.html_bytes())
+    return await renderer.render(str(path), url=page.url or FALLBACK_URL, options=options)
+
+
+async def _render_one(
+    renderer: AsyncRenderer, page: WcxbPage, folder: Path, options: RenderOptions
+) -> Rendered:
     started = time.perf_counter()
     try:
-        snapshot = await renderer.render(
-            str(path), url=page.url or FALLBACK_URL, options=RENDER_OPTIONS
-        )
+        snapshot = await _snapshot_of(renderer, page, folder, options)
     except Exception:  # a page that cannot be rendered scores 0 for both, as an error
         return Rendered("", "", (time.perf_counter() - started) * 1000, error=True)
     text = await asyncio.to_thread(readermode_text, snapshot)
     return Rendered(text, readability_js_text(snapshot), (time.perf_counter() - started) * 1000)
 
 
+async def _kept_snapshot(
+    renderer: AsyncRenderer, page: WcxbPage, folder: Path, options: RenderOptions
+) -> PageSnapshot | None:
+    try:
+        return await _snapshot_of(renderer, page, folder, options)
+    except Exception:  # left out: the caller reads the pages that rendered
+        return None
+
+
+Read = Callable[[AsyncRenderer, WcxbPage, Path, RenderOptions], Awaitable[T]]
+
+
 async def _render_all(
-    pages: list[WcxbPage], concurrency: int, progress: Callable[[int], None]
-) -> dict[str, Rendered]:
+    pages: list[WcxbPage], concurrency: int, read: Read[T], options: RenderOptions
+) -> dict[str, T]:
     gate = asyncio.Semaphore(concurrency)
-    results: dict[str, Rendered] = {}
+    results: dict[str, T] = {}
+    started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="readermode-wcxb-") as tmp:
-        async with AsyncRenderer(RENDER_OPTIONS) as renderer:
+        async with AsyncRenderer(options) as renderer:
 
             async def one(page: WcxbPage) -> None:
                 async with gate:
-                    results[page.id] = await _render_one(renderer, page, Path(tmp))
-                progress(len(results))
+                    results[page.id] = await read(renderer, page, Path(tmp), options)
+                done = len(results)
+                if done % 20 == 0 or done == len(pages):
+                    elapsed = time.perf_counter() - started
+                    print(f"  rendered {done}/{len(pages)}, {elapsed:.0f} s", file=sys.stderr)
 
             await asyncio.gather(*(one(page) for page in pages))
     return results
 
 
 def render_pages(pages: list[WcxbPage], concurrency: int = 2) -> dict[str, Rendered]:
-    """Every page rendered once, ``concurrency`` at a time; by page id."""
-    started = time.perf_counter()
+    """Every page rendered once, ``concurrency`` at a time, and read; by page id."""
+    return asyncio.run(_render_all(pages, concurrency, _render_one, RENDER_OPTIONS))
 
-    def progress(done: int) -> None:
-        if done % 20 == 0 or done == len(pages):
-            elapsed = time.perf_counter() - started
-            print(f"  rendered {done}/{len(pages)}, {elapsed:.0f} s", file=sys.stderr)
 
-    return asyncio.run(_render_all(pages, concurrency, progress))
+def render_snapshots(
+    pages: list[WcxbPage], options: RenderOptions, concurrency: int = 2
+) -> dict[str, PageSnapshot]:
+    """Every page rendered once with ``options``, ``concurrency`` at a time; the snapshots by
+    page id (a page that fails to render is left out)."""
+    found = asyncio.run(_render_all(pages, concurrency, _kept_snapshot, options))
+    return {page_id: snapshot for page_id, snapshot in found.items() if snapshot is not None}
