@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 import lxml.etree
 from lxml.html import HtmlElement
@@ -84,6 +85,13 @@ class _Walk:
             if "class" in names or "id" in names:
                 label = _class_and_id(el)
                 self.labelled.append((el, label, label.lower()))
+
+    @cached_property
+    def labels(self) -> str:
+        """Every lower-cased label, one a line: a substring search of it tells whether a
+        family's names can occur on the page at all (its regex, run on every label, cost
+        1 to 1.5 ms a page: Python's regex engine has no fast path for alternatives)."""
+        return "\n".join(lowered for _, _, lowered in self.labelled)
 
     def live(self, elements: list[HtmlElement]) -> list[HtmlElement]:
         """Those of ``elements`` still in the tree (not in a subtree removed since the walk)."""
@@ -225,11 +233,21 @@ _ARTICLE_BODY = re.compile(r"(?:post|entry|article|story)[-_]?(?:content|body)\b
 _CONSENT = re.compile(
     r"cookie-?(?:banner|consent|notice|bar|law|policy|popup|modal|message|disclaimer|warning|"
     r"settings|preferences|compliance|info|alert)|cookieconsent|cookiebot|onetrust|didomi|"
-    r"usercentrics|gdpr|consent-?(?:banner|manager|modal|popup|dialog|bar)|qc-cmp|\btruste-"
+    r"usercentrics|gdpr|consent-?(?:banner|manager|modal|popup|dialog|bar)|qc-cmp|truste-"
 )
 """Class or id names (lower-cased) of cookie and consent banners and their managers' boxes
 (OneTrust, Didomi, Cookiebot, Usercentrics, Quantcast, TrustArc): never a page's content. A
 bare "cookie" is not enough: recipe sites name their content so."""
+_CONSENT_MARKERS = (
+    "cookie",
+    "consent",
+    "onetrust",
+    "didomi",
+    "usercentrics",
+    "gdpr",
+    "qc-cmp",
+    "truste",
+)
 CONSENT_MAX_SHARE = 0.3
 """A consent box holding this share of the page's text or more is left alone (the page may be
 about consent: a privacy policy's own sections carry such names)."""
@@ -237,17 +255,27 @@ about consent: a privacy policy's own sections carry such names)."""
 
 def _select_consent(walk: _Walk) -> Iterable[HtmlElement]:
     return _named_boxes(
-        walk, _CONSENT, lambda text, page_text: len(text) < CONSENT_MAX_SHARE * page_text
+        walk,
+        _CONSENT,
+        _CONSENT_MARKERS,
+        lambda text, page_text: len(text) < CONSENT_MAX_SHARE * page_text,
     )
 
 
 def _named_boxes(
-    walk: _Walk, names: re.Pattern[str], accept: Callable[[str, int], bool]
+    walk: _Walk,
+    names: re.Pattern[str],
+    markers: tuple[str, ...],
+    accept: Callable[[str, int], bool],
 ) -> Iterable[HtmlElement]:
     """Elements whose class or id ``names`` matches, outside the content roots, that
-    ``accept`` takes given their text and the length of the page's text."""
+    ``accept`` takes given their text and the length of the page's text. Every match of
+    ``names`` holds one of the ``markers``: a page whose labels hold none is not searched."""
+    labels = walk.labels
+    if not any(marker in labels for marker in markers):
+        return ()
     found = [el for el, _, lowered in walk.labelled if names.search(lowered)]
-    if not found:
+    if not found:  # the names matched across two labels' lines only
         return ()
     page_text = len(walk.root.text_content()) or 1
     return (
@@ -260,7 +288,7 @@ def _named_boxes(
 
 
 _REVIEWS = re.compile(
-    r"(?:customer|product|user|buyer)s?[-_]?reviews?\b|\bbv[-_](?:content|rr|review)|bvrr|"
+    r"(?:customer|product|user|buyer)s?[-_]?reviews?\b|bv[-_](?:content|rr|review)|bvrr|"
     r"yotpo|okendo|jdgm|stamped-reviews|pr-review-display|trustpilot|tab-reviews\b"
 )
 """Class or id names (lower-cased) of a product page's customer reviews: the store's own
@@ -268,6 +296,7 @@ _REVIEWS = re.compile(
 review widgets' (Bazaarvoice, Yotpo, Okendo, Judge.me, Stamped, PowerReviews, Trustpilot).
 A bare "review" is not enough: a testimonial block, a buying guide's "product-x-review" and
 an editorial review ("editorialReviews", a book's blurbs) are content."""
+_REVIEWS_MARKERS = ("review", "bv", "yotpo", "okendo", "jdgm", "trustpilot")
 REVIEWS_MIN_WORDS = 150
 """A shorter reviews box is the rating's summary ("Very Positive (89% of 728,400)", "0 stars
 based on 0 reviews"): part of what the product page says of the product."""
@@ -277,7 +306,7 @@ is its reviews (a product's review page) or the names are not what they seem."""
 
 
 def _select_reviews(walk: _Walk) -> Iterable[HtmlElement]:
-    return _named_boxes(walk, _REVIEWS, _is_reviews_box)
+    return _named_boxes(walk, _REVIEWS, _REVIEWS_MARKERS, _is_reviews_box)
 
 
 def _is_reviews_box(text: str, page_text: int) -> bool:
@@ -298,7 +327,10 @@ SIGNATURES_MAX_SHARE = 0.3
 
 def _select_signatures(walk: _Walk) -> Iterable[HtmlElement]:
     return _named_boxes(
-        walk, _SIGNATURES, lambda text, page_text: len(text) < SIGNATURES_MAX_SHARE * page_text
+        walk,
+        _SIGNATURES,
+        ("signature",),
+        lambda text, page_text: len(text) < SIGNATURES_MAX_SHARE * page_text,
     )
 
 
