@@ -20,7 +20,7 @@ from ._errors import ContentTooShortError, EmptyInputError, NoContentError, Read
 from ._filters import filter_content
 from ._furniture import normalise_title
 from ._markdown import html_to_markdown
-from ._metadata import read_metadata, read_title
+from ._metadata import TitleSources, read_metadata, read_title, read_title_sources
 from ._noscript import reveal_noscript_page
 from ._options import CROSS_CHECK, NO_CONTENT, ExtractOptions
 from ._pagetype import PageType, detect_page_type
@@ -170,6 +170,8 @@ class _Reading:
     trace: list[TraceEntry]
     comments: Comments | None
     stages: tuple[Stage, ...]
+    title_sources: TitleSources
+    """The page's own title sources, read before the cleaning changed its parse."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -224,6 +226,7 @@ def _read_up_to_stages(
     document = parse_html(snapshot.html)
     base_url = resolve_base_url(document, snapshot.base_url)
     titles = page_titles(document)
+    title_sources = read_title_sources(document, snapshot.base_url)
 
     code_hints = page_hints(document)
     page_type = detect_page_type(document, snapshot.final_url or snapshot.url)
@@ -256,7 +259,7 @@ def _read_up_to_stages(
     )
     if ahead:
         stages = read_ahead(stages, page, READ_AHEAD_STAGES)
-    return _Reading(snapshot, page, page_type, code_hints, trace, comments, stages)
+    return _Reading(snapshot, page, page_type, code_hints, trace, comments, stages, title_sources)
 
 
 def _finish(reading: _Reading, snapshot: PageSnapshot, options: ExtractOptions) -> Extraction:
@@ -307,7 +310,7 @@ def _finish(reading: _Reading, snapshot: PageSnapshot, options: ExtractOptions) 
     return with_metadata_source(
         extraction,
         partial(read_page_metadata, snapshot),
-        title=partial(read_page_title, snapshot),
+        title=partial(read_title, reading.title_sources, snapshot),
     )
 
 
@@ -332,11 +335,6 @@ def _read(
 def read_page_metadata(snapshot: PageSnapshot) -> Metadata:
     """The page's metadata, from a parse of its own: the extraction changed its parse."""
     return read_metadata(parse_html(snapshot.html), snapshot)
-
-
-def read_page_title(snapshot: PageSnapshot) -> str | None:
-    """The metadata's title alone (``Extraction.title``), from a parse of its own."""
-    return read_title(parse_html(snapshot.html), snapshot)
 
 
 def page_titles(document: HtmlElement) -> frozenset[str]:

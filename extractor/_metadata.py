@@ -157,16 +157,31 @@ class _Sources:
 
 
 def _read_sources(document: HtmlElement, snapshot: PageSnapshot) -> _Sources:
-    tags = read_tags(document, snapshot.base_url)
+    own = read_title_sources(document, snapshot.base_url)
     rj = snapshot.readability or ReadabilityResult(content=None)
-    base = resolve_base_url(document, snapshot.base_url)
-    return _Sources(tags, read_json_ld(document, tags.title), rj, base)
+    return _Sources(own.tags, own.ld, rj, resolve_base_url(document, snapshot.base_url))
 
 
-def read_title(document: HtmlElement, snapshot: PageSnapshot) -> str | None:
+@dataclass(frozen=True)
+class TitleSources:
+    """What the title is picked from in the page itself (Readability.js's title aside): read
+    from the untouched parse while there is one, so that the title needs no parse of its own."""
+
+    tags: PageTags
+    ld: JsonLdFields
+
+
+def read_title_sources(document: HtmlElement, page_url: str | None) -> TitleSources:
+    """The page's tags and JSON-LD fields, from its untouched parse."""
+    tags = read_tags(document, page_url)
+    return TitleSources(tags, read_json_ld(document, tags.title))
+
+
+def read_title(sources: TitleSources, snapshot: PageSnapshot) -> str | None:
     """``read_metadata``'s title alone: the title line of text and Markdown output wants
     nothing else, and the dates (htmldate) are most of a whole reading's time."""
-    found = _read_sources(document, snapshot)
+    rj = snapshot.readability or ReadabilityResult(content=None)
+    found = _Sources(sources.tags, sources.ld, rj, None)
     picker = _Picker()
     site_name = _site_name(picker, found)
     return _title(picker, found.tags, clean(found.ld.title), clean(found.rj.title), site_name)
