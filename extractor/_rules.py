@@ -275,7 +275,7 @@ def _named_boxes(
     if not any(marker in labels for marker in markers):
         return ()
     found = [el for el, _, lowered in walk.labelled if names.search(lowered)]
-    if not found:  # the names matched across two labels' lines only
+    if not found:  # a marker without the names around it ("cookie" alone is a recipe's)
         return ()
     page_text = len(walk.root.text_content()) or 1
     return (

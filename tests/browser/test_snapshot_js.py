@@ -522,7 +522,7 @@ def test_blocks_carry_their_box_and_font_size(chromium: Any) -> None:
     assert box_of(snap, "side")[:3] == [900, 60, 300]
     assert box_of(snap, "side-p")[4] == 12
     assert box_of(snap, "headline")[4] == 32
-    assert box_of(snap, "low")[1] > 2000  # page coordinates, not the viewport's
+    assert box_of(snap, "low")[1] > 2000  # page coordinates: the page scrolled itself 500 px down
     viewport = [int(part) for part in snap.doc.get(VIEWPORT_MARK).split(",")]
     assert viewport[:3] == [1280, 720, 1280] and viewport[3] > 2000
 

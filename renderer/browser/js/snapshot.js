@@ -564,8 +564,8 @@
     return null;
   };
   const unmarked = (ctx) => ({ info: ctx.info, mark: false, geom: false, vis: ctx.vis, top: ctx.top, depth: ctx.depth });
-  // The box of the element classify() looked at last, when it was read (geometry) and the
-  // element is a block of the top document: written as BOX_ATTR when options.boxes.
+  // What classify() read of the element it looked at last (its box, when geometry ran):
+  // boxAttr() writes it as BOX_ATTR for a block of the top document, with a boxAttribute.
   let lastRect = null;
   let lastDisplay = "";
   let lastStyle = null;
