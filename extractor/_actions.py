@@ -93,7 +93,7 @@ def _line_of(element: HtmlElement, found: set[HtmlElement]) -> tuple[HtmlElement
     return line, count
 
 
-def _stands_alone(element: HtmlElement, found: set[HtmlElement]) -> bool:
+def stands_alone(element: HtmlElement, found: set[HtmlElement]) -> bool:
     """Whether ``element`` is a line of its own: in a group of phrase elements with nothing
     else, or with no words before or after it and no inline neighbour with words."""
     line, count = _line_of(element, found)
@@ -118,4 +118,4 @@ def select_standalone_actions(root: HtmlElement) -> list[HtmlElement]:
     """The phrase elements of ``root`` that stand on a line of their own."""
     found = list(_phrase_elements(root))
     chosen = set(found)
-    return [el for el in found if _stands_alone(el, chosen)]
+    return [el for el in found if stands_alone(el, chosen)]

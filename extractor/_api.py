@@ -14,6 +14,7 @@ from ._cascade import CascadeResult, Stage, StageInput, read_ahead, run_cascade
 from ._codelang import page_hints, restore_code_languages
 from ._combine import combine, fallback
 from ._comments import read_comments, rules_before_comments
+from ._counters import POST_COUNTERS, drop_counters
 from ._decode import check_size, decode_html
 from ._emptiness import judge_emptiness
 from ._errors import ContentTooShortError, EmptyInputError, NoContentError, ReadermodeError
@@ -329,7 +330,13 @@ def _read(
         return found
     if CROSS_CHECK in options.rules:
         result = cross_check(page, result, stages)
-    return result if chosen else combine(page, result, page_type)
+    if not chosen:
+        result = combine(page, result, page_type)
+    if POST_COUNTERS in page.rules:  # the type's rules: on forum pages only
+        content, entry = drop_counters(result.content)
+        if entry is not None:
+            result = CascadeResult(result.stage, content, [*result.trace, entry])
+    return result
 
 
 def read_page_metadata(snapshot: PageSnapshot) -> Metadata:

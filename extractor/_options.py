@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ._counters import POST_COUNTERS
 from ._decode import DEFAULT_MAX_BYTES
 from ._refine import REFINEMENT_NAMES
 from ._rules import PRECLEAN_RULES
@@ -18,7 +19,9 @@ CROSS_CHECK = "cross-check"
 NO_CONTENT = "no-content"
 """The switch of the judgement that a page has no main content (``_emptiness.py``)."""
 
-ALL_RULES: frozenset[str] = PRECLEAN_RULES | REFINEMENT_NAMES | {CROSS_CHECK, NO_CONTENT}
+ALL_RULES: frozenset[str] = (
+    PRECLEAN_RULES | REFINEMENT_NAMES | {CROSS_CHECK, NO_CONTENT, POST_COUNTERS}
+)
 """Every switchable removal: the pre-clean families and the refinements of candidates."""
 
 MIN_WORDS = 2

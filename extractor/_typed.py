@@ -13,6 +13,7 @@ the article benchmark's (the figures are in the commits that made them).
 from __future__ import annotations
 
 from ._cascade import Stage
+from ._counters import POST_COUNTERS
 from ._pagetype import DEFAULT_TYPE, PageType
 from ._records import CONTAINMENT, RecordsStage
 from ._types import TraceEntry
@@ -42,10 +43,18 @@ what buyers say of it, not the product's description; elsewhere a "review" box i
 often the content (a product review, a buying guide)."""
 
 
+COUNTERS_ONLY_ON = frozenset({"forum"})
+"""Types whose lines that are a bare number or a count ("#3", "Posts: 1,234") the
+``post-counters`` refinement (``_counters``) removes: on a thread they are each post's furniture; elsewhere a
+bare number is a price, a step or a table's figure."""
+
+
 def typed_rules(page_type: PageType, rules: frozenset[str]) -> frozenset[str]:
     """``rules`` less those that remove the content of a page of this type."""
     if page_type.kind not in REVIEWS_ONLY_ON:
         rules = rules - {"reviews"}
+    if page_type.kind not in COUNTERS_ONLY_ON:
+        rules = rules - {POST_COUNTERS}
     if page_type.kind in KEEP_COMMENTS_ON:
         return rules - {"comments"}
     if page_type.kind in KEEP_TEASERS_ON:
