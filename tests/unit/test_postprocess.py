@@ -115,6 +115,17 @@ def test_whitespace_is_normalised_but_pre_kept() -> None:
     assert "<p></p>" not in content.html and "<div> </div>" not in content.html
 
 
+def test_highlighted_code_keeps_the_whitespace_its_spans_hold() -> None:
+    # Chroma (Hugo) and Pygments put a line's indent and its line break in spans of their own.
+    lines = "".join(
+        f"<span class=line><span class=w>{indent}</span><span class=nt>{word}</span>"
+        "<span class=w>\n</span></span>"
+        for indent, word in (("", "services:"), ("  ", "web:"), ("    ", "build: ."))
+    )
+    root = fragment(f"<p>Compose file:</p><pre class=chroma><code>{lines}</code></pre>")
+    assert "services:\n  web:\n    build: .\n" in postprocess(root, base_url=None).text
+
+
 def test_text_layout_blocks_lists_and_tables() -> None:
     root = fragment(
         "<h2>Title</h2><p>One <b>bold</b> line<br>second line</p>"
