@@ -21,6 +21,7 @@ import lxml.html
 from readability import Document
 
 from ._cascade import Candidate, Skip, Stage, StageInput
+from ._classnames import clear_builder_classes
 from ._parse import parse_fragment
 from ._readability_parse import prepare
 from ._scorer import MAX_ELEMENTS as SCORER_MAX_ELEMENTS
@@ -126,11 +127,13 @@ class _TreeDocument(Document):
     Document mutates the tree it parses and parses again on its lenient retry; given our tree,
     it skips a serialise-and-reparse and keeps what libxml2 drops past depth 255 without
     ``huge_tree`` (its own parser has none). Made without ``url``, which ``prepare`` relies on;
-    ``prepare`` skips the cleaner's work our rules already did (see ``_readability_parse``)."""
+    ``prepare`` skips the cleaner's work our rules already did (see ``_readability_parse``).
+    The copy loses the class names that would mislead its class weights (``_classnames``)."""
 
     def _parse(self, input: lxml.html.HtmlElement) -> lxml.html.HtmlElement:  # noqa: A002
         self.encoding = "utf-8"
-        return prepare(unmark_embedded_posts(copy.deepcopy(input)), self.handle_failures)
+        tree = clear_builder_classes(unmark_embedded_posts(copy.deepcopy(input)))
+        return prepare(tree, self.handle_failures)
 
 
 EMBEDDED_POST = re.compile(r"tweet|twitter", re.IGNORECASE)
