@@ -22,7 +22,8 @@ NO_CONTENT = "no-content"
 ALL_RULES: frozenset[str] = (
     PRECLEAN_RULES | REFINEMENT_NAMES | {CROSS_CHECK, NO_CONTENT, POST_COUNTERS}
 )
-"""Every switchable removal: the pre-clean families and the refinements of candidates."""
+"""Every switchable removal: the pre-clean families, the refinements of candidates and of the
+final reading (``post-counters``), and the two judgements."""
 
 MIN_WORDS = 2
 """A stage's result with fewer words than this (empty, or a single word) is rejected."""

@@ -179,10 +179,10 @@ def normalize_whitespace(root: HtmlElement) -> None:
                 element.tail = _SPACES.sub(" ", element.tail)
     filled = _holding_content(root)
     for element in reversed(list(root.iter(*_EMPTY_DROPPABLE))):
-        # Inside a <pre> a span of whitespace is the code's indent or line break (Chroma's and
-        # Pygments' ``<span class="w">``): empty only to the eye.
         if element is root or element.getparent() is None or element in filled:
             continue
+        # Inside a <pre> a span of whitespace is the code's indent or line break (Chroma's and
+        # Pygments' ``<span class="w">``): empty only to the eye.
         if element in preformatted:
             continue
         element.drop_tree()
