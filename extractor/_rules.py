@@ -334,6 +334,44 @@ def _select_signatures(walk: _Walk) -> Iterable[HtmlElement]:
     )
 
 
+_FACETS = re.compile(
+    r"(?:^|[\s_-])(?:facets?|filters?|refinements?|sort-?by|sorting|sort-options)(?:$|[\s_-])"
+)
+"""Class or id names (lower-cased) of a collection's or listing's filter and sort panels:
+"facets" (Shopify), "filters", "product-filters", "refinements" (Salesforce Commerce),
+"sort-by". The issue's "a collection or listing keeps the items and drops filters, sorting
+and pagination"; wcxb-dev's ground truths mostly agree (Amazon's keep theirs)."""
+FACETS_MAX_SHARE = 0.3
+"""A filter box holding this share of the page's text or more is left alone: it holds the
+items too, or the name is not what it seems."""
+FACETS_LINK_SHARE = 0.5
+"""A filter box without form controls is a list of links: at least this share of its text."""
+_CONTROLS = ("input", "select", "button", "label")
+
+
+def _select_facets(walk: _Walk) -> Iterable[HtmlElement]:
+    return (
+        el
+        for el in _named_boxes(
+            walk,
+            _FACETS,
+            ("facet", "filter", "refinement", "sort"),
+            lambda text, page_text: len(text) < FACETS_MAX_SHARE * page_text,
+        )
+        if _is_control_panel(el)
+    )
+
+
+def _is_control_panel(element: HtmlElement) -> bool:
+    """Whether ``element`` is made of form controls or links: Tailwind's "filter" utility on a
+    picture or a card is neither."""
+    if next(element.iter(*_CONTROLS), None) is not None:
+        return True
+    text = len(element.text_content().strip())
+    linked = sum(len(a.text_content().strip()) for a in element.iter("a"))
+    return bool(text) and linked >= FACETS_LINK_SHARE * text
+
+
 def _inside_content_root(element: HtmlElement) -> bool:
     return any(
         ancestor.tag in _CONTENT_ROOTS or ancestor.get("role") in ("main", "article")
@@ -380,6 +418,9 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
     RuleFamily("consent", "cookie and consent banners", _select_consent),
     RuleFamily("reviews", "customer reviews (on product pages only)", _select_reviews),
     RuleFamily("signatures", "forum members' signatures under their posts", _select_signatures),
+    RuleFamily(
+        "facets", "filter and sort panels (on collections and listings only)", _select_facets
+    ),
 )
 PRECLEAN_RULES: frozenset[str] = frozenset(family.name for family in RULE_FAMILIES)
 

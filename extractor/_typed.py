@@ -43,16 +43,21 @@ what buyers say of it, not the product's description; elsewhere a "review" box i
 often the content (a product review, a buying guide)."""
 
 
+FACETS_ONLY_ON = frozenset({"collection", "listing"})
+"""Types whose filter and sort panels the ``facets`` rule removes: elsewhere a box named
+"filter" is more often what the page is about (a water filter, a photo filter's settings)."""
 COUNTERS_ONLY_ON = frozenset({"forum"})
 """Types whose lines that are a bare number or a count ("#3", "Posts: 1,234") the
-``post-counters`` refinement (``_counters``) removes: on a thread they are each post's furniture; elsewhere a
-bare number is a price, a step or a table's figure."""
+``post-counters`` refinement (``_counters``) removes: on a thread they are each post's
+furniture; elsewhere a bare number is a price, a step or a table's figure."""
 
 
 def typed_rules(page_type: PageType, rules: frozenset[str]) -> frozenset[str]:
     """``rules`` less those that remove the content of a page of this type."""
     if page_type.kind not in REVIEWS_ONLY_ON:
         rules = rules - {"reviews"}
+    if page_type.kind not in FACETS_ONLY_ON:
+        rules = rules - {"facets"}
     if page_type.kind not in COUNTERS_ONLY_ON:
         rules = rules - {POST_COUNTERS}
     if page_type.kind in KEEP_COMMENTS_ON:
