@@ -258,8 +258,13 @@ def _select_consent(walk: _Walk) -> Iterable[HtmlElement]:
         walk,
         _CONSENT,
         _CONSENT_MARKERS,
-        lambda text, page_text: len(text) < CONSENT_MAX_SHARE * page_text,
+        _under_share(CONSENT_MAX_SHARE),
     )
+
+
+def _under_share(share: float) -> Callable[[str, int], bool]:
+    """``_named_boxes``' test of a box holding under ``share`` of the page's text."""
+    return lambda text, page_text: len(text) < share * page_text
 
 
 def _named_boxes(
@@ -330,7 +335,7 @@ def _select_signatures(walk: _Walk) -> Iterable[HtmlElement]:
         walk,
         _SIGNATURES,
         ("signature",),
-        lambda text, page_text: len(text) < SIGNATURES_MAX_SHARE * page_text,
+        _under_share(SIGNATURES_MAX_SHARE),
     )
 
 
@@ -356,7 +361,7 @@ def _select_facets(walk: _Walk) -> Iterable[HtmlElement]:
             walk,
             _FACETS,
             ("facet", "filter", "refinement", "sort"),
-            lambda text, page_text: len(text) < FACETS_MAX_SHARE * page_text,
+            _under_share(FACETS_MAX_SHARE),
         )
         if _is_control_panel(el)
     )

@@ -52,27 +52,33 @@ COUNTERS_ONLY_ON = frozenset({"forum"})
 furniture; elsewhere a bare number is a price, a step or a table's figure."""
 
 
+ONLY_ON: dict[str, frozenset[str]] = {
+    "reviews": REVIEWS_ONLY_ON,
+    "facets": FACETS_ONLY_ON,
+    POST_COUNTERS: COUNTERS_ONLY_ON,
+}
+"""Rules that run on these types only."""
+OFF_ON: dict[str, frozenset[str]] = {
+    "comments": KEEP_COMMENTS_ON,
+    "teasers": KEEP_TEASERS_ON,
+    "captions": KEEP_CAPTIONS_ON,
+}
+"""Rules that run on every type but these."""
+
+
 def typed_rules(page_type: PageType, rules: frozenset[str]) -> frozenset[str]:
     """``rules`` less those that remove the content of a page of this type."""
-    if page_type.kind not in REVIEWS_ONLY_ON:
-        rules = rules - {"reviews"}
-    if page_type.kind not in FACETS_ONLY_ON:
-        rules = rules - {"facets"}
-    if page_type.kind not in COUNTERS_ONLY_ON:
-        rules = rules - {POST_COUNTERS}
-    if page_type.kind in KEEP_COMMENTS_ON:
-        return rules - {"comments"}
-    if page_type.kind in KEEP_TEASERS_ON:
-        rules = rules - {"teasers"}
-    if page_type.kind in KEEP_CAPTIONS_ON:
-        rules = rules - {"captions"}
-    return rules
+    kind = page_type.kind
+    off = {rule for rule, kinds in ONLY_ON.items() if kind not in kinds}
+    off.update(rule for rule, kinds in OFF_ON.items() if kind in kinds)
+    return rules - off
 
 
 def typed_stages(page_type: PageType, stages: tuple[Stage, ...]) -> tuple[Stage, ...]:
     """``stages`` with readability-lxml's pick (and Readability.js's, on a rendered page)
-    replaced by the run of records when it is a fragment of the run, and widened to the run when the run holds it, except on pages that
-    show themselves as articles (the article benchmark lost by the widening there)."""
+    replaced by the run of records when it is a fragment of the run, and widened to the run
+    when the run holds it, except on pages that show themselves as articles (the article
+    benchmark lost by the widening there)."""
     article = page_type.kind == DEFAULT_TYPE and page_type.shown
     containment = None if article else CONTAINMENT
     # Readability.js's pick is what Reader View shows: on any article, shown or not, only a
