@@ -163,7 +163,39 @@ def marked_by_renderer(element: HtmlElement) -> bool:
 
 
 def _select_hidden(walk: _Walk) -> Iterable[HtmlElement]:
-    return (el for el in walk.live(walk.hiding) if el.tag not in _PROTECTED and _is_hidden(el))
+    hidden, panels = _hidden_and_panels(walk)
+    return [el for el in hidden if el not in panels]
+
+
+def _select_collapsed(walk: _Walk) -> Iterable[HtmlElement]:
+    return _hidden_and_panels(walk)[1]
+
+
+def _hidden_and_panels(walk: _Walk) -> tuple[list[HtmlElement], set[HtmlElement]]:
+    """The hidden elements still in the tree, and those of them that are a collapsed
+    accordion's panel (``_collapsed_panel_ids``) hidden by the markup, not by the renderer."""
+    hidden = [el for el in walk.live(walk.hiding) if el.tag not in _PROTECTED and _is_hidden(el)]
+    named = [el for el in hidden if el.get("id") and el.get(HIDDEN_MARK) is None]
+    if not named:
+        return hidden, set()
+    ids = _collapsed_panel_ids(walk.root)
+    return hidden, {el for el in named if el.get("id") in ids}
+
+
+_COLLAPSED_CONTROLS = lxml.etree.XPath(
+    "//*[@aria-expanded='false'][@aria-controls]"
+    "[not(ancestor-or-self::nav or ancestor-or-self::header or ancestor-or-self::footer"
+    " or ancestor-or-self::*[@role='navigation' or @role='menu'])]/@aria-controls"
+)
+
+
+def _collapsed_panel_ids(root: HtmlElement) -> set[str]:
+    """The ids of the panels that a collapsed accordion's button opens (``aria-expanded``
+    false, ``aria-controls`` naming the panel): an FAQ's answers, a plan's details, a spec
+    sheet's sections. They are a click away, and the renderer opens them (``settle.js``'s
+    ``expand``); a menu's or a header's toggles are not counted: what they open is
+    navigation."""
+    return {name for value in _COLLAPSED_CONTROLS(root) for name in str(value).split()}
 
 
 def _class_and_id(element: HtmlElement) -> str:
@@ -412,6 +444,11 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
         "hidden",
         "hidden attribute, aria-hidden, inline display:none/visibility:hidden, renderer marks",
         _select_hidden,
+    ),
+    RuleFamily(
+        "collapsed",
+        "collapsed accordion panels hidden as served (not on service and product pages)",
+        _select_collapsed,
     ),
     RuleFamily(
         "a11y-labels",

@@ -36,6 +36,30 @@ def run(html: str, rules: frozenset[str] = ALL_RULES) -> tuple[str, list]:
         ("consent", '<div id="onetrust-banner-sdk"><p>ONETRUSTTEXT we use cookies</p></div>'),
         ("consent", '<div class="cookie-consent-bar"><p>COOKIEBARTEXT Alright!</p></div>'),
         ("hidden", '<div role="tabpanel" data-readermode-hidden="display">MARKEDTABTEXT</div>'),
+        # a collapsed accordion's panel: a family of its own, as it is a click away
+        (
+            "collapsed",
+            '<h3><button aria-expanded="false" aria-controls="faq-2">Can I use my own vet?'
+            '</button></h3><div id="faq-2" role="region" aria-hidden="true">'
+            "<p>ACCORDIONTEXT yes</p></div>",
+        ),
+        (
+            "collapsed",
+            '<button aria-expanded="false" aria-controls="spec other">Specifications</button>'
+            '<div id="spec" hidden><p>SPECSHEETTEXT weight 2 kg</p></div>',
+        ),
+        # a menu's toggle opens navigation, and what the renderer saw hidden stays hidden
+        (
+            "hidden",
+            '<nav><button aria-expanded="false" aria-controls="m">Menu</button></nav>'
+            '<div id="m" hidden>MENUPANELTEXT</div>',
+        ),
+        (
+            "hidden",
+            '<button aria-expanded="false" aria-controls="q p">More</button>'
+            '<div id="q" hidden>an answer</div>'
+            '<div id="p" data-readermode-hidden="display">MARKEDPANELTEXT</div>',
+        ),
         ("hidden", "<div x-cloak><p>XCLOAKTEXT</p></div>"),
         ("hidden", '<div style="color:red; display: none">DISPLAYNONETEXT</div>'),
         ("hidden", '<div style="VISIBILITY:hidden">VISIBILITYTEXT</div>'),

@@ -1,0 +1,83 @@
+"""Collapsed accordion panels (the ``collapsed`` rule): an FAQ's answers on a service page are
+content a click away; an article's author and licence notes are not."""
+
+from __future__ import annotations
+
+import json
+
+from extractor import extract
+from extractor._pagetype import PageType
+from extractor._rules import PRECLEAN_RULES
+from extractor._typed import typed_rules
+
+FAQ = "".join(
+    f'<div class="faq-item"><h3><button aria-expanded="false" aria-controls="answer-{n}">'
+    f"{question}</button></h3>"
+    f'<div id="answer-{n}" role="region" aria-hidden="true"><p>{answer}</p></div></div>'
+    for n, (question, answer) in enumerate(
+        [
+            (
+                "Can I use my own vet?",
+                "ANSWERONE Any licensed veterinarian in the country will do, and you file the "
+                "claim online after the visit with the invoice attached.",
+            ),
+            (
+                "How soon can I use my plan?",
+                "ANSWERTWO Accidents are covered from the first day, illnesses after a waiting "
+                "period of fifteen days, and wellness care right away.",
+            ),
+        ]
+    )
+)
+SERVICE = (
+    "<h1>Pet insurance plans</h1>"
+    "<p>Costly veterinary care should not stand between your pet and the care it needs. Our "
+    "plans cover accidents and illnesses, and routine care can be added for a small fee.</p>"
+    "<h2>Plans</h2><ul><li>Accident only: from $9 a month</li>"
+    "<li>Accident and illness: from $25 a month</li><li>Wellness add-on: $15 a month</li></ul>"
+    "<p>Every plan has one annual deductible, chosen when you sign up, and pays back up to "
+    "ninety percent of each eligible bill once the deductible is met.</p>"
+    f"<h2>Frequently asked questions</h2>{FAQ}"
+)
+
+
+def service_page() -> str:
+    ld = {"@context": "https://schema.org", "@type": "Service", "name": "Pet insurance"}
+    head = f'<script type="application/ld+json">{json.dumps(ld)}</script>'
+    return (
+        f"<html><head><title>Pet insurance plans</title>{head}</head>"
+        f"<body><main>{SERVICE}</main></body></html>"
+    )
+
+
+def test_the_rule_is_off_on_service_and_product_pages_only() -> None:
+    for kind in ("service", "product"):
+        assert "collapsed" not in typed_rules(PageType(kind), PRECLEAN_RULES)
+    for kind in ("article", "forum", "listing", "collection", "documentation"):
+        assert "collapsed" in typed_rules(PageType(kind), PRECLEAN_RULES)
+
+
+def test_a_service_page_keeps_its_faq_answers() -> None:
+    extraction = extract(service_page(), url="https://insure.example.com/services/pet")
+    assert extraction.page_type == "service"
+    assert "ANSWERONE" in extraction.text and "ANSWERTWO" in extraction.text
+    assert "collapsed" not in {entry.name for entry in extraction.trace}
+
+
+def test_an_article_reads_without_its_collapsed_notes() -> None:
+    paragraph = (
+        "<p>The council approved the new budget after a long debate on Tuesday night, with "
+        "money for the libraries, the parks and the repair of the old bridge over the river.</p>"
+    )
+    html = (
+        "<html><head><title>Budget approved</title>"
+        '<meta property="og:type" content="article"></head><body><article>'
+        f"<h1>Budget approved</h1>{paragraph * 6}"
+        '<button aria-expanded="false" aria-controls="notes">Author information</button>'
+        '<div id="notes" hidden><p>NOTESTEXT Department of Records, City Hall.</p></div>'
+        "</article></body></html>"
+    )
+    extraction = extract(html, url="https://news.example.com/2026/12/budget-approved")
+    assert extraction.page_type == "article"
+    assert "council approved" in extraction.text and "NOTESTEXT" not in extraction.text
+    assert "collapsed" in {entry.name for entry in extraction.trace}
