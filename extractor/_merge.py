@@ -20,7 +20,7 @@ import lxml.html
 from lxml.html import HtmlElement
 
 from ._parse import parse_fragment
-from ._text import words
+from ._text import spaced_text, words
 
 LEAF_BLOCKS = frozenset(
     {"p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table", "figure", "hr"}
@@ -68,15 +68,15 @@ def _walk(root: HtmlElement) -> Iterator[Block]:
         item = stack.pop()
         if isinstance(item, _Run):
             paragraph = item.paragraph()
-            yield Block(paragraph, _key(paragraph.text_content()))
+            yield Block(paragraph, _key(spaced_text(paragraph)))
             continue
         tag = item.tag if isinstance(item.tag, str) else ""
         if tag in LISTS:
             stack.extend(reversed([child for child in item if child.tag == "li"]))
         elif tag == "li":
-            yield Block(detached(item), _key(item.text_content()), list_tag(item))
+            yield Block(detached(item), _key(spaced_text(item)), list_tag(item))
         elif tag in LEAF_BLOCKS or item is not root and tag not in CONTAINERS:
-            yield Block(detached(item), _key(item.text_content()))
+            yield Block(detached(item), _key(spaced_text(item)))
         else:
             stack.extend(reversed(_parts(item)))
 
@@ -197,9 +197,7 @@ def restyle(first: list[Block], second: list[Block]) -> tuple[list[Block], Merge
             selected.append(twin or block)
         # A picture only the first reading has: the second reader was not asked for pictures.
         selected.extend(block for block in ours if not block.key)
-    counts = MergeCounts(
-        both=equal, first_only=len(first) - equal, second_only=len(second) - equal
-    )
+    counts = MergeCounts(both=equal, first_only=len(first) - equal, second_only=len(second) - equal)
     return selected, counts
 
 

@@ -176,6 +176,27 @@ def _walk(root: HtmlElement, acc: _Blocks) -> None:
             stack.append((_ENTER, child))
 
 
+_SEPARATED = BLOCK_TAGS | _CELL_TAGS | {"br"}
+
+
+def spaced_text(element: HtmlElement) -> str:
+    """``text_content()`` with a space wherever a block, a cell or a line break starts or ends:
+    markup often sets cells and paragraphs side by side with no whitespace between them
+    (``<th>Attribute</th><th>Data Type</th>``), and their words must not run together."""
+    parts: list[str] = []
+    for event, node in lxml.etree.iterwalk(element, events=("start", "end", "comment", "pi")):
+        if event == "start":
+            if node.tag in _SEPARATED:
+                parts.append(" ")
+            parts.append(node.text or "")
+            continue
+        if event == "end" and node.tag in _SEPARATED:
+            parts.append(" ")
+        if node is not element:  # a comment's own text is not the page's; its tail is
+            parts.append(node.tail or "")
+    return "".join(parts)
+
+
 EXCERPT_CHARS = 80
 """Length of the text excerpt recorded in the trace for a removal."""
 _READABLE_TEXT = lxml.etree.XPath(

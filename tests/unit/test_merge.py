@@ -82,3 +82,20 @@ def test_to_element_puts_consecutive_items_back_in_one_list_of_their_kind() -> N
 def test_blocks_of_a_deeply_nested_reading_do_not_recurse() -> None:
     html = "<div>" * 1500 + "<p>deep words</p>" + "</div>" * 1500  # past the recursion limit
     assert keys(blocks(html)) == ["deep words"]
+
+
+def test_merge_does_not_repeat_a_table_whose_cells_touch() -> None:
+    # Cells written side by side with no whitespace between them are still separate words: the
+    # same table from the other reader (spaced out) is the same block, not a second copy.
+    first = blocks(
+        "<h3>Flags</h3><table><tr><th>Attribute</th><th>Type</th></tr>"
+        "<tr><td>is_eligible</td><td>Boolean <code>true</code>,<code>false</code></td></tr>"
+        "</table>"
+    )
+    second = blocks(
+        "<h3>Flags</h3><table>\n<tr>\n<th>Attribute</th>\n<th>Type</th>\n</tr>\n"
+        "<tr>\n<td>is_eligible</td>\n<td>Boolean\ntrue, false</td>\n</tr>\n</table>"
+    )
+    merged, counts = merge(first, second)
+    assert keys(merged) == ["flags", "attribute type is_eligible boolean true false"]
+    assert counts.second_only == 0

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 import sys
 
-from extractor._text import _FOLDS_ACROSS_CLASSES, folded_words, words
+import lxml.html
+
+from extractor._text import _FOLDS_ACROSS_CLASSES, folded_words, spaced_text, words
 
 _HAN_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD_CHARACTER = re.compile(r"\w")
@@ -38,3 +40,13 @@ def test_folded_words_are_the_words_casefolded() -> None:
         "",
     ):
         assert folded_words(text) == [word.casefold() for word in words(text)]
+
+
+def test_spaced_text_keeps_touching_cells_and_blocks_apart() -> None:
+    table = lxml.html.fromstring(
+        "<table><tr><th>Attribute</th><th>Data Type</th></tr>"
+        "<tr><td>a<b>b</b>c<!-- note -->d</td><td>x<br>y</td></tr></table>"
+    )
+    assert words(spaced_text(table)) == ["Attribute", "Data", "Type", "abcd", "x", "y"]
+    paragraphs = lxml.html.fromstring("<div><p>one</p><p>two</p>three</div>")
+    assert words(spaced_text(paragraphs)) == ["one", "two", "three"]
