@@ -124,6 +124,10 @@ SLUG_MIN_WORDS = 4
 """Words in the path's last segment from which it reads as a headline
 ("/marie-yovanovitch-net-worth-rumor/"), as articles have and section pages do not."""
 _DOCS_HOST = re.compile(r"(^|\.)(docs|doc|developer|developers|wiki|learn|readthedocs)\.")
+_FORUM_HOST = re.compile(
+    r"(^|\.)(forum|forums|discuss|discussions|discourse|community|communities|talk|boards?"
+    r"|bbs)\."
+)
 _URL_SPLIT = re.compile(r"[/?&=]")
 
 
@@ -296,6 +300,8 @@ def _url_evidence(url: str | None, evidence: _Evidence) -> None:
     path = parts.path.lower()
     if _DOCS_HOST.search(parts.netloc.lower()):
         evidence.add("documentation", 2.0, f"host {parts.netloc}")
+    if _FORUM_HOST.search(parts.netloc.lower()):
+        evidence.add("forum", 2.0, f"host {parts.netloc}")
     if _DATE_PATH.search(path):
         evidence.add("article", 1.5, "a date in the path")
     slug = next((segment for segment in reversed(path.split("/")) if segment), "")

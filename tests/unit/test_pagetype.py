@@ -70,6 +70,8 @@ def test_og_type_product_group_is_a_collection() -> None:
         ("https://forum.example.org/threads/which-lens-now.123/", "forum"),
         ("https://example.org/docs/api/fetch", "documentation"),
         ("https://docs.example.org/start", "documentation"),
+        ("https://discuss.example.org/d/2068-types-of-threads", "forum"),
+        ("https://community.example.com/some-question-about-lenses", "forum"),
         ("https://shop.example.org/products/blue-widget", "product"),
         ("https://example.org/services/seo", "service"),
     ],
