@@ -5,6 +5,8 @@ needs to know what is kept; the shipped model is checked for what it must hold."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import lxml.etree
 import lxml.html
 import numpy as np
@@ -18,6 +20,7 @@ from extractor._blockmodel import ModelMismatchError, block_model, from_dict
 from extractor._blockvote import VOTE_STAGE, BlockVoteStage
 from extractor._cascade import Candidate, CascadeResult, Skip, StageInput, attempt
 from extractor._combine import combine
+from extractor._options import ALL_RULES
 from extractor._pagetype import PageType
 from extractor._postprocess import CleanContent, html_to_text
 from extractor._segment import segment
@@ -279,3 +282,55 @@ def test_a_vote_that_keeps_a_sliver_of_the_page_gives_way_to_the_policy(monkeypa
     assert combine(stage_input(), ours, PageType("forum", {"forum": 4.0})).stage == VOTE_STAGE
     monkeypatch.setattr(combine_module, "VOTE_MIN_SHARE", 0.0)  # no guard: the sliver stands
     assert combine(stage_input(), ours, LISTING).stage == VOTE_STAGE
+
+
+GRID = "".join(
+    f'<li class="product-item"><a href="/p/{i}">Walnut chess pieces, series {i}</a> '
+    f"<span>$9{i}</span></li>"
+    for i in range(6)
+)
+GRID_PAGE = (
+    f'<html><body><main><h1>Chess pieces</h1><ol class="products">{GRID}</ol></main></body></html>'
+)
+
+
+def combine_grid(monkeypatch, kind: str) -> CascadeResult:
+    """The grid page combined as a page of this type, the cascade's reading and the judge's
+    both holding the grid, and a model that keeps what the cascade's reading holds."""
+    model = from_dict(one_split_model("vote_ours"))
+    monkeypatch.setattr(blockvote, "block_model", lambda: model)
+
+    class Judge:  # trafilatura's stand-in, reading the same grid
+        name = "trafilatura"
+
+        def __init__(self, *, comments: bool = False) -> None: ...
+
+        def __call__(self, page: StageInput) -> Candidate:
+            return Candidate(lxml.html.fragment_fromstring(f"<ol>{GRID}</ol>"))
+
+    monkeypatch.setattr(combine_module, "TrafilaturaStage", Judge)
+    html = f"<h1>Chess pieces</h1><ol>{GRID}</ol>"
+    ours = CascadeResult("readability-lxml", CleanContent(html, html_to_text(html)), [])
+    page = replace(stage_input(GRID_PAGE), rules=ALL_RULES)
+    return combine(page, ours, PageType(kind, {kind: 3.0}))
+
+
+@pytest.mark.parametrize("kind", ["collection", "listing"])
+def test_a_grid_of_linked_cards_the_vote_keeps_is_not_taken_for_a_link_farm(
+    monkeypatch, kind: str
+) -> None:
+    # Each card is mostly its link: the link-farms refinement would drop the whole grid the
+    # model kept; on collections and listings it does not read the vote's reading.
+    result = combine_grid(monkeypatch, kind)
+    assert result.stage == VOTE_STAGE
+    assert all(f"series {i}" in result.content.text for i in range(6))
+    assert "link-farms" not in {entry.name for entry in result.trace}
+
+
+def test_the_vote_of_a_forum_is_still_refined_for_link_farms(monkeypatch) -> None:
+    # There the refinement drops the grid from the vote's reading, which keeps too few words
+    # and gives way to the reading without it.
+    result = combine_grid(monkeypatch, "forum")
+    vote = next(entry for entry in result.trace if entry.name == VOTE_STAGE)
+    assert vote.outcome == "rejected" and vote.reason == "too few words kept"
+    assert result.stage != VOTE_STAGE
