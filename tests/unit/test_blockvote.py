@@ -294,21 +294,26 @@ GRID_PAGE = (
 )
 
 
-def combine_grid(monkeypatch, kind: str) -> CascadeResult:
-    """The grid page combined as a page of this type, the cascade's reading and the judge's
-    both holding the grid, and a model that keeps what the cascade's reading holds."""
-    model = from_dict(one_split_model("vote_ours"))
-    monkeypatch.setattr(blockvote, "block_model", lambda: model)
+def fixed_reading(html: str) -> type:
+    """A stand-in for trafilatura that reads ``html``."""
 
-    class Judge:  # trafilatura's stand-in, reading the same grid
+    class Judge:
         name = "trafilatura"
 
         def __init__(self, *, comments: bool = False) -> None: ...
 
         def __call__(self, page: StageInput) -> Candidate:
-            return Candidate(lxml.html.fragment_fromstring(f"<ol>{GRID}</ol>"))
+            return Candidate(lxml.html.fragment_fromstring(html))
 
-    monkeypatch.setattr(combine_module, "TrafilaturaStage", Judge)
+    return Judge
+
+
+def combine_grid(monkeypatch, kind: str) -> CascadeResult:
+    """The grid page combined as a page of this type, the cascade's reading and the judge's
+    both holding the grid, and a model that keeps what the cascade's reading holds."""
+    model = from_dict(one_split_model("vote_ours"))
+    monkeypatch.setattr(blockvote, "block_model", lambda: model)
+    monkeypatch.setattr(combine_module, "TrafilaturaStage", fixed_reading(f"<ol>{GRID}</ol>"))
     html = f"<h1>Chess pieces</h1><ol>{GRID}</ol>"
     ours = CascadeResult("readability-lxml", CleanContent(html, html_to_text(html)), [])
     page = replace(stage_input(GRID_PAGE), rules=ALL_RULES)
@@ -334,3 +339,24 @@ def test_the_vote_of_a_forum_is_still_refined_for_link_farms(monkeypatch) -> Non
     vote = next(entry for entry in result.trace if entry.name == VOTE_STAGE)
     assert vote.outcome == "rejected" and vote.reason == "too few words kept"
     assert result.stage != VOTE_STAGE
+
+
+ENTRIES = "".join(
+    f'<li class="post"><h3><a href="/blog/{i}">Scaling containers on modern CPUs, part {i}</a>'
+    f'</h3><p class="post-author">AUTHOR{i} Harshad Sane</p></li>'
+    for i in range(6)
+)
+
+
+@pytest.mark.parametrize(("kind", "kept"), [("listing", True), ("collection", False)])
+def test_a_listing_keeps_its_entries_author_lines(monkeypatch, kind: str, kept: bool) -> None:
+    model = from_dict(one_split_model("vote_ours"))
+    monkeypatch.setattr(blockvote, "block_model", lambda: model)
+    monkeypatch.setattr(combine_module, "TrafilaturaStage", fixed_reading(f"<ul>{ENTRIES}</ul>"))
+    html = f"<h1>Engineering blog</h1><ul>{ENTRIES}</ul>"
+    ours = CascadeResult("readability-lxml", CleanContent(html, html_to_text(html)), [])
+    page = replace(stage_input(f"<html><body><main>{html}</main></body></html>"), rules=ALL_RULES)
+    result = combine(page, ours, PageType(kind, {kind: 3.0}))
+    assert result.stage == VOTE_STAGE
+    assert "part 4" in result.content.text
+    assert ("AUTHOR4" in result.content.text) is kept
