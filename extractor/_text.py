@@ -183,6 +183,8 @@ def spaced_text(element: HtmlElement) -> str:
     """``text_content()`` with a space wherever a block, a cell or a line break starts or ends:
     markup often sets cells and paragraphs side by side with no whitespace between them
     (``<th>Attribute</th><th>Data Type</th>``), and their words must not run together."""
+    if not any(node.tag in _SEPARATED for node in element.iterdescendants()):
+        return element.text_content()  # nothing to keep apart (most blocks): lxml's own walk
     parts: list[str] = []
     for event, node in lxml.etree.iterwalk(element, events=("start", "end", "comment", "pi")):
         if event == "start":
