@@ -87,6 +87,11 @@ class _Walk:
                 self.labelled.append((el, label, label.lower()))
 
     @cached_property
+    def collapsed_panel_ids(self) -> set[str]:
+        """``_collapsed_panel_ids`` of the page, read once for the two families that ask."""
+        return _collapsed_panel_ids(self.root)
+
+    @cached_property
     def labels(self) -> str:
         """Every lower-cased label, one a line: a substring search of it tells whether a
         family's names can occur on the page at all (its regex, run on every label, cost
@@ -178,7 +183,7 @@ def _hidden_and_panels(walk: _Walk) -> tuple[list[HtmlElement], set[HtmlElement]
     named = [el for el in hidden if el.get("id") and el.get(HIDDEN_MARK) is None]
     if not named:
         return hidden, set()
-    ids = _collapsed_panel_ids(walk.root)
+    ids = walk.collapsed_panel_ids
     return hidden, {el for el in named if el.get("id") in ids}
 
 
