@@ -27,7 +27,7 @@ from ._postprocess import CleanContent, html_to_text
 from ._stages import STAGES_BY_NAME
 from ._text import count_words
 from ._trafilatura import TrafilaturaStage
-from ._typed import typed_rules
+from ._typed import typed_rules, vote_rules
 from ._types import TraceEntry, TraceOutcome
 
 
@@ -98,21 +98,6 @@ in-sample for the trees, not for the share."""
 VOTE_GUARDED_TYPES = frozenset({"collection", "listing", "service"})
 """The detected types ``VOTE_MIN_SHARE`` applies to. On pages typed forum it lost (wcxb-dev
 forums 0.765 -> 0.757: a thread whose vote keeps the posts where the union keeps chrome)."""
-
-
-VOTE_SKIPS_REFINEMENTS: dict[str, frozenset[str]] = {
-    "collection": frozenset({"link-farms"}),
-    "listing": frozenset({"link-farms", "bylines"}),
-}
-"""Refinements the block vote's reading of a page of these types is spared: the block model
-judged its blocks. A product grid's cards and a listing's entries are mostly links, and
-``link-farms`` dropped whole grids the model had kept (chessbazaar's 20 products, 4139: 0.61
--> 0.99 F1); a listing's entries carry their author and date lines, which ``bylines`` took.
-On all 1,497 wcxb-dev pages, ``link-farms`` off on the vote's reading: collections 0.6794 ->
-0.7017, listings 0.7299 -> 0.7497 (off on every voted type, forums lost 0.003 and services
-0.001); ``bylines`` off too on the pages typed listing: summed F1 +0.54 over the listings,
--0.04 over forums (off on the voted types one by one, no other refinement moved a type by
-more than 0.2 summed)."""
 
 
 def voted(page_type: PageType) -> bool:
@@ -209,8 +194,7 @@ def _vote(
         theirs_words,
     )
     stage = BlockVoteStage(accepted.content.text, theirs.text, page_type)
-    if page_type.kind in VOTE_SKIPS_REFINEMENTS:
-        page = replace(page, rules=page.rules - VOTE_SKIPS_REFINEMENTS[page_type.kind])
+    page = replace(page, rules=vote_rules(page_type, page.rules))
     found, content, vote_refinements = attempt(stage, page)
     words = count_words(content.text) if content is not None else 0
     # What the page reads without the vote (a merge) is computed only when it is needed: a

@@ -25,6 +25,7 @@ from ._actions import normalised, stands_alone
 from ._parse import inner_html, parse_fragment
 from ._postprocess import CleanContent, html_to_text
 from ._rules import remove_and_record
+from ._text import BLOCK_TAGS
 from ._types import TraceEntry
 
 POST_COUNTERS = "post-counters"
@@ -45,11 +46,6 @@ _COUNTER = re.compile(
 
 MAX_CHARS = 40
 """Longer text is not a counter."""
-
-_BLOCK_TAGS = frozenset(
-    {"p", "div", "li", "ul", "ol", "dl", "dt", "dd", "h2", "h3", "h4", "h5", "h6", "section"}
-)
-"""Tags that are a line of their own in every output; any other counter must stand alone."""
 
 _VERBATIM = frozenset({"pre", "code", "kbd", "samp", "table"})
 """A number in code or in a table is what the post says, not a counter."""
@@ -80,11 +76,11 @@ def _counters(root: HtmlElement) -> list[HtmlElement]:
 
 
 def select_counters(root: HtmlElement) -> list[HtmlElement]:
-    """The counters of ``root`` that make up a line: a block, or an inline element with
-    nothing beside it but other counters."""
+    """The counters of ``root`` that make up a line: a block (a line of its own in every
+    output), or an inline element with nothing beside it but other counters."""
     found = _counters(root)
     chosen = set(found)
-    return [el for el in found if el.tag in _BLOCK_TAGS or stands_alone(el, chosen)]
+    return [el for el in found if el.tag in BLOCK_TAGS or stands_alone(el, chosen)]
 
 
 def drop_counters(content: CleanContent) -> tuple[CleanContent, TraceEntry | None]:
