@@ -133,7 +133,7 @@ def _title(
             ("twitter", tags.first("twitter:title")),
             ("meta", tags.first(*_DUBLIN_CORE["title"], "citation_title", "parsely-title")),
             ("microdata", _first_of(tags.microdata.get("headline"))),
-            ("readability-js", readability_title),
+            ("readability-js", _cut(readability_title, tags.title)),
         ],
     )
     if title:
@@ -144,6 +144,15 @@ def _title(
         return None
     title, picker.sources["title"] = found
     return title
+
+
+def _cut(readability_title: str | None, page_title: str | None) -> str | None:
+    """Readability.js's title when it is not the page's whole ``<title>``: it keeps that whole
+    when it finds no separator it knows ("Guide — Celery 5.6.2 documentation": an em dash),
+    and ``title_from_page`` then cuts the site's name better (against the page's ``<h1>``)."""
+    if readability_title and clean(page_title) == readability_title:
+        return None
+    return readability_title
 
 
 @dataclass(frozen=True)

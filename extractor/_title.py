@@ -47,9 +47,22 @@ def _split_suffix(title: str) -> str | None:
     return None
 
 
+def _is_suffix(h1: str, title: str) -> bool:
+    """Is this <h1> a short tail after a separator, behind a head long enough to be the title:
+    the site's or the book's name ("What is Ownership? - The Rust Programming Language")? A
+    long tail is the title after the site's name ("Gazette - Island school reopens its doors")."""
+    for separator in SEPARATORS:
+        if title.endswith(separator + h1):
+            head = title[: -len(separator + h1)]
+            return len(h1.split()) <= MAX_SUFFIX_WORDS and len(head.split()) >= MIN_TITLE_WORDS
+    return False
+
+
 def _corroborated(h1: str, title: str) -> bool:
     """Is this <h1> the article's title inside <title>, and not the site's name in it?"""
     if len(h1.split()) < 2 or h1 not in title:
+        return False
+    if _is_suffix(h1, title):
         return False
     return title.startswith(h1) or len(h1) * 2 >= len(title)
 

@@ -100,6 +100,10 @@ JSON_LD = (
          "From Dublin Core", "meta"),
         ("<title>From the title tag</title>", "From Readability", "From Readability",
          "readability-js"),
+        # Readability.js kept the whole <title> (an em dash is no separator to it): ours cuts.
+        ("<title>Monitoring and Management Guide — Celery 5.6.2 documentation</title>",
+         "Monitoring and Management Guide — Celery 5.6.2 documentation",
+         "Monitoring and Management Guide", "title"),
     ],
 )  # fmt: skip
 def test_title_precedence(
@@ -237,6 +241,12 @@ def test_strip_site_name(title: str, site: str | None, expected: str) -> None:
          ("Story headline words", "h1")),
         ("Evolve: shared mutable history — evolve extension", ["evolve extension"], [],
          ("Evolve: shared mutable history", "title")),  # the h1 was the tail
+        # A book's name as its menu <h1>, most of the <title>: still the tail, not the title.
+        ("What is Ownership? - The Rust Programming Language", ["The Rust Programming Language"],
+         [], ("What is Ownership? - The Rust Programming Language", "title")),
+        ("Town Herald - Council approves the new cycle lanes",
+         ["Council approves the new cycle lanes"], [],
+         ("Council approves the new cycle lanes", "h1")),  # the site's name before it
         (None, ["Only a heading"], [], ("Only a heading", "h1")),
         (None, [], [], None),
         # The site's name from its metadata or its home link, before or after the title.
