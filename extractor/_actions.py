@@ -53,6 +53,14 @@ _ACTION = re.compile(
 _INTERFACE = re.compile(
     r"was this (?:page|article|answer) helpful|rate this (?:page|article)|back to top"
     r"|click to expand|open table of contents(?: panel)?|jump to"
+    # A results grid's controls and a recommendation box's heading, left behind alone when
+    # the box's items go (its links) or stand elsewhere.
+    r"|sort(?: by| and filter)?|show (?:more|less|all)|load more|see (?:more|all)"
+    r"|view (?:all|more)|more options|quick view|compare|skip listing|all activity"
+    r"|you (?:may|might) (?:also )?like|recommended for you|more like this"
+    r"|related (?:posts|articles|stories|content|reading)|recently viewed|new posts"
+    # A post's sharing and liking widgets (WordPress: "Like this:", "Like Loading...").
+    r"|share(?: this)?|like this|like loading|leave a (?:comment|reply)|your answer"
 )
 
 

@@ -37,6 +37,24 @@ def selected(body: str) -> list[str]:
             ["Was this page helpful?"],
         ),
         ('<div class="bbCodeBlock-expandLink">Click to expand...</div>', ["Click to expand..."]),
+        # A results grid's controls, and a recommendation box's heading left behind.
+        (
+            '<div><label for="s">Sort by:</label><select id="s"><option>Rank</option></select>'
+            "</div>",
+            ["Sort by:"],
+        ),
+        (f"<div>{SECTION}<h3>You might also like</h3></div>", ["You might also like"]),
+        ("<section><h2>Related articles</h2></section>", ["Related articles"]),
+        (
+            '<div class="card"><h3>Trail runner</h3><p>$120</p><label>Compare</label></div>'
+            '<ul><li><span class="more">Show more</span></li></ul>',
+            ["Compare", "Show more"],
+        ),
+        # WordPress's likes widget under a post.
+        (
+            f'{SECTION}<div class="sharedaddy"><h3>Like this:</h3><div>Like Loading...</div></div>',
+            ["Like this:", "Like Loading..."],
+        ),
         # A footer's legal links repeated inside the content.
         (
             '<span><a href="/privacy">Privacy Policy</a> &nbsp;|&nbsp; '
@@ -62,6 +80,7 @@ def test_controls_on_a_line_of_their_own_are_selected(body: str, expected: list[
         "<h2>Contact us</h2><p>Our office is open on weekdays.</p>",
         # Long link text is not a control, whatever it starts with.
         '<div><a href="/a">Sign up for the spring workshop on soil and compost</a></div>',
+        "<p>Sort by price to find the cheapest, or read the related articles below.</p>",
     ],
 )
 def test_the_same_words_as_content_are_kept(body: str) -> None:
