@@ -123,8 +123,18 @@ class RuleFamily:
         return self.pick(_Walk(root))
 
 
+_SCRIPT_DATA = "section-metadata"
+"""The class of the key-value tables Adobe's Edge Delivery pages serve for their own scripts
+("style | text-center", "source | insurance_lp_hero"): aem.js reads each into its section's
+attributes and removes it, so a reader never sees one."""
+
+
 def _select_executable(walk: _Walk) -> Iterable[HtmlElement]:
-    return walk.root.iter(*_EXECUTABLE_TAGS)
+    yield from walk.root.iter(*_EXECUTABLE_TAGS)
+    if _SCRIPT_DATA in walk.labels:  # a substring search first: most pages have none
+        for el, _, _ in walk.labelled:
+            if el.tag == "div" and _SCRIPT_DATA in el.get("class", "").split():
+                yield el
 
 
 def _is_hidden(element: HtmlElement) -> bool:

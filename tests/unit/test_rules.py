@@ -28,6 +28,12 @@ def run(html: str, rules: frozenset[str] = ALL_RULES) -> tuple[str, list]:
         ("executable", "<style>.x{content:'STYLETEXT'}</style>"),
         ("executable", "<template><p>TEMPLATETEXT</p></template>"),
         ("executable", "<noscript>NOSCRIPTTEXT enable JavaScript</noscript>"),
+        # Edge Delivery's key-value table for the page's own scripts (aem.js removes it)
+        (
+            "executable",
+            '<div class="section-metadata"><div><div>source</div><div>SCRIPTDATATEXT</div></div>'
+            "</div>",
+        ),
         ("hidden", "<div hidden>HIDDENTEXT</div>"),
         ("hidden", '<div aria-hidden="true">ARIAHIDDENTEXT</div>'),
         ("hidden", '<a href="/menu" aria-hidden="true">ARIALINKTEXT</a>'),
