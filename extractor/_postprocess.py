@@ -210,8 +210,18 @@ def _holding_content(root: HtmlElement) -> set[HtmlElement]:
     return filled
 
 
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+"""Zero-width spaces, joiners and the BOM: no whitespace to ``str.isspace``, nothing to the eye.
+A block of nothing else is empty (``<p>&zwj;</p>`` between a page's sections)."""
+
+
 def _has_text(text: str | None) -> bool:
-    return bool(text) and not text.isspace()  # type: ignore[union-attr]
+    if not text or text.isspace():
+        return False
+    if text.isascii():
+        return True
+    visible = text.translate(_INVISIBLE)
+    return bool(visible) and not visible.isspace()
 
 
 def resolve_base_url(document: HtmlElement, page_url: str | None) -> str | None:

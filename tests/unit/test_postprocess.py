@@ -115,6 +115,14 @@ def test_whitespace_is_normalised_but_pre_kept() -> None:
     assert "<p></p>" not in content.html and "<div> </div>" not in content.html
 
 
+def test_blocks_of_zero_width_characters_are_empty() -> None:
+    root = fragment(
+        "<p>First section.</p><p>&zwj;</p><div>\u200b \ufeff</div><p>&zwj;Second section.</p>"
+    )
+    content = postprocess(root, base_url=None)
+    assert content.text.strip().split("\n\n") == ["First section.", "\u200dSecond section."]
+
+
 def test_highlighted_code_keeps_the_whitespace_its_spans_hold() -> None:
     # Chroma (Hugo) and Pygments put a line's indent and its line break in spans of their own.
     lines = "".join(
