@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 from lxml.html import HtmlElement
 
+from ._discussion import read_discussion
 from ._jsonld import json_ld_nodes
 from ._pagefeatures import PAGE_TYPES as PAGE_TYPES
 from ._pagefeatures import page_features
@@ -232,6 +233,7 @@ def page_reading(
     for kind, weight in url_weights(url).items():
         meta[f"url:{kind}"] = str(weight)
     shape = _dom_evidence(counts, evidence)
+    _discussion_evidence(document, counts, evidence)
     weights = dict(evidence.weights)
     row = page_features(document, url, weights, found, meta, shape)
     return weights, tuple(evidence.notes), row
@@ -339,6 +341,7 @@ class _DomCounts:
     cart: int = 0
     itemtypes: list[str] = field(default_factory=list)
     crowded: list[HtmlElement] = field(default_factory=list)  # parents of many children
+    commented: int = 0  # elements whose class or id says comment
 
 
 def _count_dom(document: HtmlElement) -> _DomCounts:
@@ -356,10 +359,14 @@ def _count_dom(document: HtmlElement) -> _DomCounts:
             counts.cart += 1
         if len(element) >= RECORDS_MIN and tag not in _NOT_RECORDS:
             counts.crowded.append(element)
+        named = False
         if (value := element.get("class")) is not None:
             names.append(value)
+            named = "omment" in value  # comment, Comment: a substring test per name is cheap
         if (value := element.get("id")) is not None:
             names.append(value)
+            named = named or "omment" in value
+        counts.commented += named
         if (value := element.get("itemtype")) is not None:
             counts.itemtypes.append(value)
     # One search over every name at once: a regex per element cost five times the walk.
@@ -401,6 +408,18 @@ def _record_run(crowded: list[HtmlElement]) -> tuple[int, int, HtmlElement | Non
         if records > best[0] and records >= RECORDS_MIN:
             best = (records, priced, parent)
     return best
+
+
+def _discussion_evidence(document: HtmlElement, counts: _DomCounts, evidence: _Evidence) -> None:
+    """A page whose comments are its content is a forum, decisively (``_discussion``)."""
+    found = read_discussion(document, counts.commented)
+    if found is not None and found.is_the_page:
+        evidence.add(
+            "forum",
+            DECISIVE_WEIGHT,
+            f"the page is its discussion: {found.share:.0%} of its words in "
+            f"{found.sections} comment sections, {found.beside} beside them",
+        )
 
 
 _PRICE_TEXT = re.compile(r"[$€£¥]\s?\d|\d[\d.,]*\s?(€|eur|usd|zł|kr)\b", re.I)

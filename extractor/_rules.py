@@ -265,6 +265,18 @@ def _select_comments(walk: _Walk) -> Iterable[HtmlElement]:
     )
 
 
+def comment_sections(root: HtmlElement) -> list[HtmlElement]:
+    """The outermost elements of ``root`` the ``comments`` rule would remove, in document order."""
+    chosen = list(_select_comments(_Walk(root)))
+    covered: set[HtmlElement] = set()
+    outermost = []
+    for el in chosen:  # in document order: an outer element comes before what it holds
+        if el not in covered:
+            outermost.append(el)
+            covered.update(el.iter())
+    return outermost
+
+
 def _in_code(element: HtmlElement) -> bool:
     """Whether ``element`` is part of a code listing: a highlighter's ``comment`` token is the
     code's own comment ("# initialize git"), not a reader's."""
