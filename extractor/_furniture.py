@@ -44,9 +44,11 @@ _MEDIA = ("img", "picture", "video", "svg", "iframe", "audio")
 
 
 _HINT_VALUES = XPath(
-    "descendant::*/@*[name()='class' or name()='id' or name()='itemprop' or name()='rel'"
-    " or name()='data-testid']"
+    "descendant::*/@class | descendant::*/@id | descendant::*/@itemprop | descendant::*/@rel"
+    " | descendant::*/@data-testid"
 )
+"""A union of the five attribute steps, in document order: a filter on every attribute's
+``name()`` took twice as long (1.4 against 2 to 3 ms on a whole wcxb-dev page)."""
 
 
 def _hinted(root: HtmlElement, pattern: re.Pattern[str]) -> list[HtmlElement]:
