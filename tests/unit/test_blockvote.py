@@ -15,7 +15,7 @@ import pytest
 import extractor._blockvote as blockvote
 import extractor._combine as combine_module
 from extractor import extract
-from extractor._blockfeatures import FEATURES, Reading, block_matrix
+from extractor._blockfeatures import CLASS_GROUPS, FEATURES, Reading, _class_flags, block_matrix
 from extractor._blockmodel import ModelMismatchError, block_model, from_dict
 from extractor._blockvote import VOTE_STAGE, BlockVoteStage
 from extractor._cascade import Candidate, CascadeResult, Skip, StageInput, attempt
@@ -119,6 +119,11 @@ def test_block_matrix_has_one_named_column_per_feature() -> None:
     assert rows[at["Shop"], FEATURES.index("vote_ours")] == 0.0
     assert rows[0, FEATURES.index("type_listing")] == 1.0
     assert rows[at["Home"], FEATURES.index("inside_nav")] == 1.0
+
+
+def test_class_flags_ignore_case() -> None:
+    flags = dict(zip(CLASS_GROUPS, _class_flags("Site-NavBar MainContent", {}), strict=True))
+    assert flags["nav"] == flags["content"] == 1.0 and flags["foot"] == 0.0
 
 
 def test_trees_are_walked_as_written() -> None:
