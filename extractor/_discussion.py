@@ -6,8 +6,9 @@ page the comments are the content, and the page is a forum (``_pagetype``). It i
 the share of the page's words inside comment-named blocks and by how few words stand beside
 them: an article with a long comment section still has its own text beside it. On wcxb-dev
 every page with ``MIN_SHARE`` of its words in comments and under ``MAX_BESIDE`` beside them is
-a forum (five pages; lobste.rs, 0575, was typed article: 0.02 -> 0.99 F1), while the two
-articles whose comment sections hold most of their words have 680 and 742 beside them.
+a forum (five pages; lobste.rs, 0575, was typed article: 0.02 -> 0.99 F1), while the
+articles nearest the line (slashdot's 0396 and 4449, most of their words in comments) have
+680 and 742 beside them.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from ._rules import comment_sections
 MIN_NAMED = 10
 """Elements whose class or id says comment a page needs before its words are counted."""
 MIN_SHARE = 0.6
-"""The share of the page's words inside its comment-named blocks."""
+"""The share of the page's words inside the sections the ``comments`` rule would remove."""
 MAX_BESIDE = 400
 """The most words beside them: a story's title, its link, the site's menus."""
 

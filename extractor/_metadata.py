@@ -150,7 +150,7 @@ def _cut(readability_title: str | None, page_title: str | None) -> str | None:
     """Readability.js's title when it is not the page's whole ``<title>``: it keeps that whole
     when it finds no separator it knows ("Guide — Celery 5.6.2 documentation": an em dash),
     and ``title_from_page`` then cuts the site's name better (against the page's ``<h1>``)."""
-    if readability_title and clean(page_title) == readability_title:
+    if readability_title and page_title == readability_title:  # both cleaned alike
         return None
     return readability_title
 
