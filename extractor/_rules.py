@@ -15,6 +15,7 @@ from functools import cached_property
 import lxml.etree
 from lxml.html import HtmlElement
 
+from ._shelves import select_shelves
 from ._text import excerpt as readable_excerpt
 from ._types import TraceEntry, TraceKind
 
@@ -486,6 +487,11 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
     RuleFamily("chrome", "header, footer and nav outside article/main", _select_chrome),
     RuleFamily("consent", "cookie and consent banners", _select_consent),
     RuleFamily("reviews", "customer reviews (on product pages only)", _select_reviews),
+    RuleFamily(
+        "shelves",
+        "shelves of other products (on product pages only)",
+        lambda walk: select_shelves(walk.root),
+    ),
     RuleFamily("signatures", "forum members' signatures under their posts", _select_signatures),
     RuleFamily(
         "facets", "filter and sort panels (on collections and listings only)", _select_facets

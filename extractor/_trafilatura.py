@@ -30,7 +30,7 @@ INLINE_PRE = re.compile(r"(?<=[^>\s])(\s?)<pre>([^<\n]*)</pre>")
 paragraph there. One line after text on the same line is inline code."""
 
 
-JUDGE_RULES = frozenset({"executable", "consent", "reviews"})
+JUDGE_RULES = frozenset({"executable", "consent", "reviews", "shelves"})
 """The pre-clean rules trafilatura's page goes through (when the caller left them on). It
 prunes chrome, comments and inline-hidden blocks itself, by rules of its own that read a
 product's tabs and reviews and a documentation page's navigation better than ours (measured
@@ -38,7 +38,9 @@ on wcxb-dev, product pages: 0.622 F1 with "executable" alone, 0.615 with "commen
 0.614 with "comments" and "a11y-labels", 0.591 with every rule). Cookie banners it keeps:
 with "consent" too, all 1,497 pages 0.8559 -> 0.8563. Customer reviews it keeps: on product
 pages, which take trafilatura's blocks, the 119 product pages' summed F1 was 75.17 with the
-"reviews" rule on our page alone and 76.59 with it on trafilatura's page too."""
+"reviews" rule on our page alone and 76.59 with it on trafilatura's page too. Shelves of
+other products ("Similar items") it keeps too: the "shelves" rule on its page moved the
+product pages 0.6438 -> 0.6551 mean F1 (three eBay listings, +0.40 to +0.55 each)."""
 
 
 JUDGE_FURNITURE = frozenset({"bylines", "captions"})

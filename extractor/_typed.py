@@ -45,6 +45,13 @@ what buyers say of it, not the product's description; elsewhere a "review" box i
 often the content (a product review, a buying guide)."""
 
 
+SHELVES_ONLY_ON = frozenset({"product"})
+"""Types whose shelves of other products ("Similar items", "You may also like") the
+``shelves`` rule removes: on a collection or a listing such a row is more of the same records,
+on an article a "Related products" box is rarer than a related-stories one, which the
+``teasers`` refinement reads."""
+
+
 FACETS_ONLY_ON = frozenset({"collection", "listing"})
 """Types whose filter and sort panels the ``facets`` rule removes: elsewhere a box named
 "filter" is more often what the page is about (a water filter, a photo filter's settings)."""
@@ -67,6 +74,7 @@ truths, not by others; the grid's reading changes with them): 0.6794 -> 0.6782."
 
 ONLY_ON: dict[str, frozenset[str]] = {
     "reviews": REVIEWS_ONLY_ON,
+    "shelves": SHELVES_ONLY_ON,
     "facets": FACETS_ONLY_ON,
     POST_COUNTERS: COUNTERS_ONLY_ON,
 }
