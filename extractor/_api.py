@@ -32,7 +32,7 @@ from ._rules import apply_rules
 from ._stages import DEFAULT_STAGES, READ_AHEAD_STAGES
 from ._text import count_words
 from ._title import title_from_page
-from ._typed import page_type_entry, typed_rules, typed_stages
+from ._typed import KEEP_AUTHORS_ON, page_type_entry, typed_rules, typed_stages
 from ._types import (
     Comments,
     Extraction,
@@ -255,7 +255,11 @@ def _read_up_to_stages(
         snapshot=snapshot,
         document=cleaned,
         base_url=base_url,
-        refine_context=RefineContext(boundary=article_boundary(cleaned), titles=titles),
+        refine_context=RefineContext(
+            boundary=article_boundary(cleaned),
+            titles=titles,
+            keep_authors=page_type.kind in KEEP_AUTHORS_ON,
+        ),
         rules=typed_rules(page_type, options.rules),  # the refinements the type allows
     )
     if ahead:

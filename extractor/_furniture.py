@@ -108,15 +108,63 @@ def select_captions(root: HtmlElement) -> list[HtmlElement]:
     return list(dict.fromkeys(found))  # nested figures name the same text twice
 
 
-def select_bylines(root: HtmlElement) -> list[HtmlElement]:
-    """Short author, byline and date lines (not paragraphs that mention a date)."""
-    return [
+def select_bylines(root: HtmlElement, *, keep_authors: bool = False) -> list[HtmlElement]:
+    """Short author, byline and date lines (not paragraphs that mention a date).
+
+    ``keep_authors`` (a thread's posts): what such a line holds besides its author's name
+    (the date, the post's number, the member's post count) goes, and the name stays."""
+    found = [
         element
         for element in _hinted(root, _BYLINE)
         if element.tag not in _MEDIA
         and element.find(".//p") is None
         and len(words(element.text_content())) < BYLINE_MAX_WORDS
     ]
+    if not keep_authors:
+        return found
+    chosen: list[HtmlElement] = []
+    for element in found:
+        if _is_author_name(element):
+            continue
+        chosen.extend(_all_but_names(element) if _holds_author_name(element) else [element])
+    return chosen
+
+
+AUTHOR_NAME_MAX_WORDS = 4
+"""A post's author is named in a few words ("Odile R.", "marisol_k"); a longer element with an
+author-like class is the member's card (name, title, post count, join date)."""
+_AUTHOR = re.compile(
+    r"author|user-?name|creator|poster|member-?name|(?:^|[\s_-])user(?:$|[\s_-])", re.IGNORECASE
+)
+_PROFILE = re.compile(r"/(?:u|users?|members?|profiles?|people)/", re.IGNORECASE)
+"""A link to a member's profile page: Discourse's /u/, XenForo's /members/, phpBB's
+memberlist is named by its class instead."""
+_NAMING_ATTRIBUTES = ("class", "id", "itemprop", "rel", "data-testid")
+
+
+def _is_author_name(element: HtmlElement) -> bool:
+    if not isinstance(element.tag, str):
+        return False
+    text = element.text_content()
+    if not text.strip() or len(words(text)) > AUTHOR_NAME_MAX_WORDS:
+        return False
+    if element.tag == "a" and _PROFILE.search(element.get("href", "")):
+        return True
+    return any(_AUTHOR.search(element.get(name) or "") for name in _NAMING_ATTRIBUTES)
+
+
+def _holds_author_name(element: HtmlElement) -> bool:
+    return any(_is_author_name(inner) for inner in element.iter())
+
+
+def _all_but_names(element: HtmlElement) -> list[HtmlElement]:
+    """The parts of ``element`` that hold no author's name, as high up as they go."""
+    parts: list[HtmlElement] = []
+    for child in element:
+        if not isinstance(child.tag, str) or _is_author_name(child):
+            continue
+        parts.extend(_all_but_names(child) if _holds_author_name(child) else [child])
+    return parts
 
 
 def normalise_title(text: str) -> str:

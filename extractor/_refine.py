@@ -112,6 +112,8 @@ class RefineContext:
 
     boundary: frozenset[tuple[str, ...]] | None
     titles: frozenset[str] = frozenset()
+    keep_authors: bool = False
+    """A thread's posts: the ``bylines`` refinement leaves each post's author's name."""
 
 
 def _collapsed_length(text: str | None) -> int:
@@ -278,7 +280,9 @@ REFINEMENTS: tuple[Refinement, ...] = (
         lambda root, context: select_captions(root),
     ),
     Refinement(
-        "bylines", "author, byline and date lines", lambda root, context: select_bylines(root)
+        "bylines",
+        "author, byline and date lines (on forums, all but the posts' authors)",
+        lambda root, context: select_bylines(root, keep_authors=context.keep_authors),
     ),
     Refinement(
         "headline",
