@@ -27,6 +27,7 @@ from ._options import CROSS_CHECK, NO_CONTENT, ExtractOptions
 from ._pagetype import PageType, detect_page_type
 from ._parse import parse_html
 from ._postprocess import CleanContent, html_to_text, resolve_base_url
+from ._productfacts import ProductFacts, complete_product, read_product_facts
 from ._refine import RefineContext, article_boundary
 from ._rules import apply_rules
 from ._stages import DEFAULT_STAGES, READ_AHEAD_STAGES
@@ -173,6 +174,9 @@ class _Reading:
     stages: tuple[Stage, ...]
     title_sources: TitleSources
     """The page's own title sources, read before the cleaning changed its parse."""
+    product: ProductFacts | None = None
+    """On a product page, its JSON-LD product's description and specifications (read before
+    the rules removed the page's scripts)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -231,6 +235,7 @@ def _read_up_to_stages(
 
     code_hints = page_hints(document)
     page_type = detect_page_type(document, snapshot.final_url or snapshot.url)
+    product = read_product_facts(document) if page_type.kind == "product" else None
     # Our own parse, changed in place from here on: no copy, as all that is read from the
     # untouched page (metadata, base URL, code languages) was read above.
     cleaned = document
@@ -264,7 +269,9 @@ def _read_up_to_stages(
     )
     if ahead:
         stages = read_ahead(stages, page, READ_AHEAD_STAGES)
-    return _Reading(snapshot, page, page_type, code_hints, trace, comments, stages, title_sources)
+    return _Reading(
+        snapshot, page, page_type, code_hints, trace, comments, stages, title_sources, product
+    )
 
 
 def _finish(reading: _Reading, snapshot: PageSnapshot, options: ExtractOptions) -> Extraction:
@@ -280,6 +287,8 @@ def _finish(reading: _Reading, snapshot: PageSnapshot, options: ExtractOptions) 
     page_type, code_hints, trace = reading.page_type, reading.code_hints, reading.trace
     comments = reading.comments
     result = _read(page, reading.stages, page_type, options)
+    if reading.product is not None and options.stages is None:
+        result = complete_product(result, reading.product)
 
     html = restore_code_languages(result.content.html, code_hints)
     text = result.content.text

@@ -75,7 +75,8 @@ def _loads(text: str) -> Any:
         return None
 
 
-def _types(node: dict[str, Any]) -> set[str]:
+def node_types(node: dict[str, Any]) -> set[str]:
+    """The schema.org types a node declares, by their short names."""
     value = node.get("@type")
     values = value if isinstance(value, list) else [value]
     # "http://schema.org/Article" and "schema:Article" name the same type as "Article".
@@ -123,7 +124,7 @@ class _Graph:
         return value
 
     def first_of(self, types: frozenset[str]) -> dict[str, Any] | None:
-        return next((n for n in self.nodes if _types(n) & types), None)
+        return next((n for n in self.nodes if node_types(n) & types), None)
 
 
 def _text(value: Any) -> str | None:

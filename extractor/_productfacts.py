@@ -1,0 +1,120 @@
+"""A product page's description and specifications from its JSON-LD ``Product``, where the
+page's text lacks them.
+
+Shops declare the product for search engines in JSON-LD: its ``description`` and, on many,
+its specifications as ``additionalProperty`` name-value pairs. Some pages show that text only
+once a script has run (a React shop served empty), or keep it in a tab the page never
+renders; the reading then holds the title, the price and the buttons. When most of the
+declared description's words are missing from the reading, it is added after the reading's
+text, and the specifications likewise, as a table; the trace says so. A description the
+reading already holds (the usual case) changes nothing.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any
+
+import lxml.html
+from lxml.html import HtmlElement
+
+from ._cascade import CascadeResult
+from ._jsonld import json_ld_nodes, node_types
+from ._postprocess import CleanContent, html_to_text
+from ._text import folded_words
+from ._types import TraceEntry
+
+PRODUCT_TYPES = frozenset({"Product", "ProductGroup", "IndividualProduct", "ProductModel"})
+MIN_DESCRIPTION_WORDS = 8
+"""A shorter description is a tagline ("Handmade in Cornwall"): not worth a paragraph."""
+MISSING_SHARE = 0.5
+"""The description is added when at least this share of its words is not in the reading."""
+MAX_PROPERTIES = 60
+"""Specifications read at most: a longer list is a catalogue's facets, not one product's."""
+
+
+@dataclass(frozen=True)
+class ProductFacts:
+    """What the page's JSON-LD says of its product, as text."""
+
+    description: str = ""
+    properties: tuple[tuple[str, str], ...] = ()
+
+
+def read_product_facts(document: HtmlElement) -> ProductFacts | None:
+    """The first JSON-LD product node's description and specifications (read before the
+    rules remove the page's scripts); None when the page declares neither."""
+    for node in json_ld_nodes(document):
+        if not node_types(node) & PRODUCT_TYPES:
+            continue
+        facts = ProductFacts(_description(node.get("description")), _properties(node))
+        if facts.description or facts.properties:
+            return facts
+    return None
+
+
+def complete_product(result: CascadeResult, facts: ProductFacts) -> CascadeResult:
+    """``result`` with the declared description and specifications it lacks added at its end."""
+    held = set(folded_words(result.content.text))
+    added: list[str] = []
+    parts: list[str] = []
+    description = folded_words(facts.description)
+    if len(description) >= MIN_DESCRIPTION_WORDS and _missing(description, held):
+        paragraphs = [line.strip() for line in facts.description.split("\n") if line.strip()]
+        parts.extend(f"<p>{html.escape(paragraph)}</p>" for paragraph in paragraphs)
+        added.append("description")
+    values = folded_words(" ".join(value for _, value in facts.properties))
+    if values and _missing(values, held):
+        rows = "".join(
+            f"<tr><th>{html.escape(name)}</th><td>{html.escape(value)}</td></tr>"
+            for name, value in facts.properties
+        )
+        parts.append(f"<table><tbody>{rows}</tbody></table>")
+        added.append("specifications")
+    if not parts:
+        return result
+    content_html = (
+        "\n".join([result.content.html, *parts]) if result.content.html else "\n".join(parts)
+    )
+    entry = TraceEntry(
+        kind="post",
+        name="product-facts",
+        outcome="changed",
+        reason=f"the JSON-LD Product's {' and '.join(added)}, which the reading lacked, added",
+    )
+    content = CleanContent(html=content_html, text=html_to_text(content_html))
+    return CascadeResult(result.stage, content, [*result.trace, entry])
+
+
+def _missing(words: list[str], held: set[str]) -> bool:
+    return sum(word not in held for word in words) >= MISSING_SHARE * len(words)
+
+
+def _description(value: Any) -> str:
+    """The description as plain text in paragraphs: shops put HTML in it, often escaped."""
+    if isinstance(value, list):
+        value = next((item for item in value if isinstance(item, str)), None)
+    if not isinstance(value, str) or not value.strip():
+        return ""
+    text = html.unescape(value)
+    if "<" in text and ">" in text:
+        fragment = lxml.html.fragment_fromstring(text, create_parent="div")
+        text = html_to_text(lxml.html.tostring(fragment, encoding="unicode"))
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def _properties(node: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """``additionalProperty``'s name-value pairs, as text."""
+    value = node.get("additionalProperty")
+    items = value if isinstance(value, list) else [value]
+    pairs: list[tuple[str, str]] = []
+    for item in items[:MAX_PROPERTIES]:
+        if not isinstance(item, dict):
+            continue
+        name, found = item.get("name"), item.get("value")
+        if isinstance(found, int | float) and not isinstance(found, bool):
+            found = str(found)
+        if isinstance(name, str) and isinstance(found, str) and name.strip() and found.strip():
+            pairs.append((html.unescape(name.strip()), html.unescape(found.strip())))
+    return tuple(pairs)

@@ -1,0 +1,70 @@
+"""A product page's JSON-LD description and specifications fill in what its text lacks."""
+
+from __future__ import annotations
+
+import json
+
+from extractor import extract
+from extractor._parse import parse_html
+from extractor._productfacts import read_product_facts
+
+DESCRIPTION = (
+    "Thrown on the wheel in our studio from a speckled stoneware clay, this dripper takes a "
+    "standard size 02 filter and pours through a single small exit hole for an even, slow "
+    "extraction."
+)
+SECOND = "Dishwasher safe. Each piece is glazed by hand, so no two are quite alike."
+
+
+def product_page(description_in_dom: bool, node: dict | None = None) -> bytes:
+    node = node or {
+        "@context": "https://schema.org",
+        "@type": "Product",
+        "name": "Stoneware Pour-Over Dripper",
+        "description": f"{DESCRIPTION}\n{SECOND}",
+        "additionalProperty": [
+            {"@type": "PropertyValue", "name": "Capacity", "value": "1 to 4 cups"},
+            {"@type": "PropertyValue", "name": "Clay body", "value": "Speckled buff stoneware"},
+        ],
+        "offers": {"@type": "Offer", "price": "34.00", "priceCurrency": "GBP"},
+    }
+    shown = f"<div class='description'><p>{DESCRIPTION}</p></div>" if description_in_dom else ""
+    return (
+        "<html><head><title>Stoneware Pour-Over Dripper - Porthmeor Pottery</title>"
+        f"<script type='application/ld+json'>{json.dumps(node)}</script>"
+        "<meta property='og:type' content='product'></head><body><main>"
+        "<div class='product'><h1>Stoneware Pour-Over Dripper</h1>"
+        "<p class='price'>£34.00</p><p>In stock, ready to post within two working days.</p>"
+        "<form class='cart'><button>Add to basket</button></form>"
+        f"{shown}</div></main></body></html>"
+    ).encode()
+
+
+URL = "https://pottery.example.co.uk/product/stoneware-pour-over-dripper/"
+
+
+def test_a_description_only_in_json_ld_is_added_and_traced() -> None:
+    extraction = extract(product_page(False), url=URL)
+    assert extraction.page_type == "product"
+    assert DESCRIPTION in extraction.text and SECOND in extraction.text
+    assert "Speckled buff stoneware" in extraction.text
+    assert "<th>Capacity</th>" in extraction.html
+    assert any(entry.name == "product-facts" for entry in extraction.trace)
+
+
+def test_a_description_the_page_shows_is_not_added_again() -> None:
+    extraction = extract(product_page(True), url=URL)
+    assert extraction.text.count("Thrown on the wheel") == 1
+    assert SECOND not in extraction.text
+    trace = [entry for entry in extraction.trace if entry.name == "product-facts"]
+    assert all("description" not in entry.reason for entry in trace)
+
+
+def test_html_in_the_description_is_read_as_text() -> None:
+    escaped = f"&lt;p&gt;{DESCRIPTION}&lt;/p&gt;&lt;ul&gt;&lt;li&gt;{SECOND}&lt;/li&gt;&lt;/ul&gt;"
+    facts = read_product_facts(
+        parse_html(product_page(False, {"@type": "Product", "description": escaped}).decode())
+    )
+    assert facts is not None
+    assert facts.description == f"{DESCRIPTION}\n{SECOND}"
+    assert "<" not in facts.description
