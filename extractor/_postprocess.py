@@ -79,6 +79,7 @@ class CleanContent:
 def postprocess(element: HtmlElement, *, base_url: str | None) -> CleanContent:
     """Turn a candidate element (owned by the caller, mutated here) into clean content."""
     promote_lazy_images(element)
+    drop_empty_links(element)
     if base_url and urlsplit(base_url).scheme in ("http", "https", "file"):
         element.make_links_absolute(base_url, resolve_base_href=False, handle_failures="discard")
     normalize_whitespace(element)
@@ -86,6 +87,30 @@ def postprocess(element: HtmlElement, *, base_url: str | None) -> CleanContent:
     raw = lxml.html.tostring(element, encoding="unicode", with_tail=False)
     html = sanitize_html(raw).strip()
     return CleanContent(html=html, text=html_to_text(html))
+
+
+_PERMALINK_MARK = re.compile(r"[¶§#🔗⚓]+")
+"""What a heading's permalink to itself shows: Sphinx's and MkDocs' "¶", "#", "§", a link
+emoji (Docusaurus' shows a zero-width space; others an icon, which the sanitiser drops)."""
+_LINK_CONTENT = ("img", "picture", "video", "audio")
+
+
+def drop_empty_links(root: HtmlElement) -> int:
+    """Remove the links that show no words: a heading's permalink to itself (``¶``) and an
+    icon link whose icon the sanitiser drops ("edit this page" as a pencil). In Markdown
+    they become ``[¶](…#anchor)`` and ``[](…)``; a reader or a RAG chunk gains nothing from
+    them. Text after a link stays. Returns how many went."""
+    dropped = 0
+    for link in list(root.iter("a")):
+        if link is root or next(link.iter(*_LINK_CONTENT), None) is not None:
+            continue
+        shown = link.text_content().translate(_INVISIBLE).strip()
+        to_itself = (link.get("href") or "").strip().startswith("#")
+        if shown and not (to_itself and _PERMALINK_MARK.fullmatch(shown)):
+            continue
+        link.drop_tree()
+        dropped += 1
+    return dropped
 
 
 _WRAPPER_TAGS = frozenset({"div", "section", "article", "main", "body", "html"})

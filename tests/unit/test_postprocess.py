@@ -148,3 +148,22 @@ def test_wrapper_divs_are_unwrapped() -> None:
     root = fragment("<div><div><div><p>Deep text here.</p></div></div></div>")
     html = postprocess(root, base_url=None).html
     assert html.count("<div>") == 1 and "<p>Deep text here.</p>" in html
+
+
+def test_links_that_show_no_words_go_and_the_rest_stay() -> None:
+    html = (
+        '<h2 id="a">Retry policy<a class="headerlink" href="#a">¶</a></h2>'
+        '<h2 id="b">Backoff<a class="hash-link" href="#b">\u200b</a></h2>'
+        '<p><a class="md-content__button" href="https://github.com/x/y/edit/main/a.md">'
+        '<svg viewBox="0 0 24 24"><path d="M20"></path></svg></a> Edited in May.</p>'
+        '<p>See <a href="https://example.org/retries">the retries page</a>, '
+        '<a href="https://example.org/tags/python">#</a> and '
+        '<a href="https://example.org/big.png"><img src="https://example.org/s.png" alt=""></a>.</p>'
+    )
+    content = postprocess(fragment(html), base_url="https://docs.example.org/guide/")
+    assert "¶" not in content.html and "#a" not in content.html and "#b" not in content.html
+    assert "/edit/main/" not in content.html
+    assert "Edited in May." in content.text and "Retry policy" in content.text
+    assert 'href="https://example.org/retries"' in content.html
+    assert 'href="https://example.org/tags/python"' in content.html  # a "#" to elsewhere
+    assert 'href="https://example.org/big.png"' in content.html  # a picture's link
