@@ -291,13 +291,15 @@ _ARTICLE_BODY = re.compile(r"(?:post|entry|article|story)[-_]?(?:content|body)\b
 
 
 _CONSENT = re.compile(
-    r"cookie-?(?:banner|consent|notice|bar|law|policy|popup|modal|message|disclaimer|warning|"
-    r"settings|preferences|compliance|info|alert)|cookieconsent|cookiebot|onetrust|didomi|"
+    r"cookies?-?(?:banner|consent|notice|bar|law|policy|popup|modal|message|disclaimer|warning|"
+    r"settings|preferences|compliance|info|alert)|(?:notice|banner|popup)-cookies?\b"
+    r"|cookieconsent|cookiebot|onetrust|didomi|"
     r"usercentrics|gdpr|consent-?(?:banner|manager|modal|popup|dialog|bar)|qc-cmp|truste-"
 )
 """Class or id names (lower-cased) of cookie and consent banners and their managers' boxes
-(OneTrust, Didomi, Cookiebot, Usercentrics, Quantcast, TrustArc): never a page's content. A
-bare "cookie" is not enough: recipe sites name their content so."""
+(OneTrust, Didomi, Cookiebot, Usercentrics, Quantcast, TrustArc) and shops' own ("cookies-
+banner", Magento's "notice-cookie-block"): never a page's content. A bare "cookie" is not
+enough: recipe sites name their content so."""
 _CONSENT_MARKERS = (
     "cookie",
     "consent",

@@ -41,6 +41,13 @@ def run(html: str, rules: frozenset[str] = ALL_RULES) -> tuple[str, list]:
         ("hidden", "<div v-cloak><p>VCLOAKTEXT</p></div>"),
         ("consent", '<div id="onetrust-banner-sdk"><p>ONETRUSTTEXT we use cookies</p></div>'),
         ("consent", '<div class="cookie-consent-bar"><p>COOKIEBARTEXT Alright!</p></div>'),
+        # Magento's notice, and a shop's own banner
+        (
+            "consent",
+            '<div id="notice-cookie-block" class="message global cookie"><p>MAGENTOCOOKIETEXT '
+            "Allow</p></div>",
+        ),
+        ("consent", '<div class="cookies-banner"><p>COOKIESBANNERTEXT Accept all</p></div>'),
         ("hidden", '<div role="tabpanel" data-readermode-hidden="display">MARKEDTABTEXT</div>'),
         # a collapsed accordion's panel: a family of its own, as it is a click away
         (
@@ -114,6 +121,7 @@ def test_family_removes_its_kind_and_says_so(family: str, boilerplate: str) -> N
         '<a href="/story" aria-hidden="true" tabindex="-1"><p>CARDTEASER text</p></a>',
         # a recipe site's content is named for its cookies, not for a consent banner
         '<div class="cookie-recipe">' + ARTICLE + "<p>COOKIERECIPE bake for ten minutes</p></div>",
+        '<div class="cookies-grid">' + ARTICLE + "<p>COOKIESGRID oat and raisin</p></div>",
         # a highlighter's comment token is the code's own comment
         '<pre><code><span class="token comment"># CODECOMMENT the repository</span>'
         "\ngit init</code></pre>",
