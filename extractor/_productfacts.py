@@ -16,6 +16,7 @@ import html
 from dataclasses import dataclass
 from typing import Any
 
+import lxml.etree
 import lxml.html
 from lxml.html import HtmlElement
 
@@ -99,7 +100,12 @@ def _description(value: Any) -> str:
         return ""
     text = html.unescape(value)
     if "<" in text and ">" in text:
-        fragment = lxml.html.fragment_fromstring(text, create_parent="div")
+        try:
+            fragment = lxml.html.fragment_fromstring(text, create_parent="div")
+        # lxml gives up on a doctype alone ("Document is empty") and asserts on an empty
+        # <html> ("too many bodies"): such a description says nothing, the page's text stands.
+        except (lxml.etree.ParserError, ValueError, AssertionError):
+            return ""
         text = html_to_text(lxml.html.tostring(fragment, encoding="unicode"))
     return "\n".join(line.strip() for line in text.splitlines() if line.strip())
 
