@@ -75,9 +75,7 @@ def complete_product(result: CascadeResult, facts: ProductFacts) -> CascadeResul
         added.append("specifications")
     if not parts:
         return result
-    content_html = (
-        "\n".join([result.content.html, *parts]) if result.content.html else "\n".join(parts)
-    )
+    content_html = "\n".join(part for part in (result.content.html, *parts) if part)
     entry = TraceEntry(
         kind="post",
         name="product-facts",

@@ -100,30 +100,28 @@ def _shelf_of(heading: HtmlElement, page_words: int) -> HtmlElement | None:
     while (parent := box.getparent()) is not None and parent.tag not in ("body", "html"):
         if next(parent.iter("h1"), None) is not None:
             return None
-        if len(parent.text_content().split()) >= MAX_SHARE * page_words:
+        words = len(parent.text_content().split())
+        if words >= MAX_SHARE * page_words:
             return None
         box = parent
-        if _holds_cards(box, heading):
-            return _widened(box)
+        if _holds_cards(box, heading, words):
+            return _widened(box, words)
     return None
 
 
-def _holds_cards(box: HtmlElement, heading: HtmlElement) -> bool:
+def _holds_cards(box: HtmlElement, heading: HtmlElement, words: int) -> bool:
     targets = {
         link.get("href")
         for link in box.iter("a")
         if link.get("href") and not _inside(link, heading)
     }
-    return len(targets) >= MIN_CARDS and (
-        len(box.text_content().split()) <= MAX_WORDS_PER_CARD * len(targets)
-    )
+    return len(targets) >= MIN_CARDS and words <= MAX_WORDS_PER_CARD * len(targets)
 
 
-def _widened(box: HtmlElement) -> HtmlElement:
-    """``box`` and the wrappers around it that hold no other words."""
-    size = len(box.text_content().split())
+def _widened(box: HtmlElement, words: int) -> HtmlElement:
+    """``box`` (of ``words`` words) and the wrappers around it that hold no other words."""
     while (parent := box.getparent()) is not None and parent.tag not in ("body", "html"):
-        if len(parent.text_content().split()) != size:
+        if len(parent.text_content().split()) != words:
             break
         box = parent
     return box
