@@ -25,6 +25,7 @@ from ._metadata import TitleSources, read_metadata, read_title, read_title_sourc
 from ._noscript import reveal_noscript_page
 from ._options import CROSS_CHECK, NO_CONTENT, ExtractOptions
 from ._pagetype import PageType, detect_page_type
+from ._panels import open_collapsed_panels
 from ._parse import parse_html
 from ._postprocess import CleanContent, html_to_text, resolve_base_url
 from ._productfacts import ProductFacts, complete_product, read_product_facts
@@ -253,6 +254,8 @@ def _read_up_to_stages(
         rules = rules_before_comments(rules)[1]
         comments = _comments_output(section, options) if section is not None else None
     trace.extend(apply_rules(cleaned, rules))
+    if "collapsed" not in rules and (opened := open_collapsed_panels(cleaned)) is not None:
+        trace.append(opened)
     stages = (
         options.stages if options.stages is not None else typed_stages(page_type, DEFAULT_STAGES)
     )

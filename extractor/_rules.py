@@ -70,7 +70,7 @@ class _Walk:
 
     def __init__(self, root: HtmlElement) -> None:
         self.root = root
-        self.hiding: list[HtmlElement] = []  # <input> or a hiding attribute: see _is_hidden
+        self.hiding: list[HtmlElement] = []  # <input> or a hiding attribute: see is_hidden
         # With their class and id, as they are and lower-cased.
         self.labelled: list[tuple[HtmlElement, str, str]] = []
         self.chrome: list[HtmlElement] = []  # header, footer, nav or a role
@@ -89,8 +89,8 @@ class _Walk:
 
     @cached_property
     def collapsed_panel_ids(self) -> set[str]:
-        """``_collapsed_panel_ids`` of the page, read once for the two families that ask."""
-        return _collapsed_panel_ids(self.root)
+        """``collapsed_panel_ids`` of the page, read once for the two families that ask."""
+        return collapsed_panel_ids(self.root)
 
     @cached_property
     def labels(self) -> str:
@@ -138,7 +138,8 @@ def _select_executable(walk: _Walk) -> Iterable[HtmlElement]:
                 yield el
 
 
-def _is_hidden(element: HtmlElement) -> bool:
+def is_hidden(element: HtmlElement) -> bool:
+    """Whether the markup (or the renderer's marks) hides ``element`` from a reader."""
     if element.get("role") == "tabpanel" and element.get(HIDDEN_MARK) is None:
         # a tab's panel is a click away: its hidden attribute or style says which tab is
         # showing, not that a reader never sees it (what the renderer saw hidden still goes)
@@ -189,8 +190,8 @@ def _select_collapsed(walk: _Walk) -> Iterable[HtmlElement]:
 
 def _hidden_and_panels(walk: _Walk) -> tuple[list[HtmlElement], set[HtmlElement]]:
     """The hidden elements still in the tree, and those of them that are a collapsed
-    accordion's panel (``_collapsed_panel_ids``) hidden by the markup, not by the renderer."""
-    hidden = [el for el in walk.live(walk.hiding) if el.tag not in _PROTECTED and _is_hidden(el)]
+    accordion's panel (``collapsed_panel_ids``) hidden by the markup, not by the renderer."""
+    hidden = [el for el in walk.live(walk.hiding) if el.tag not in _PROTECTED and is_hidden(el)]
     named = [el for el in hidden if el.get("id") and el.get(HIDDEN_MARK) is None]
     if not named:
         return hidden, set()
@@ -205,7 +206,7 @@ _COLLAPSED_CONTROLS = lxml.etree.XPath(
 )
 
 
-def _collapsed_panel_ids(root: HtmlElement) -> set[str]:
+def collapsed_panel_ids(root: HtmlElement) -> set[str]:
     """The ids of the panels that a collapsed accordion's button opens (``aria-expanded``
     false, ``aria-controls`` naming the panel): an FAQ's answers, a plan's details, a spec
     sheet's sections. They are a click away, and the renderer opens them (``settle.js``'s

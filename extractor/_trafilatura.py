@@ -15,6 +15,7 @@ import lxml.html
 
 from ._cascade import Candidate, Skip, StageInput
 from ._noscript import reveal_noscript_page
+from ._panels import open_collapsed_panels
 from ._parse import parse_html
 from ._refine import refine
 from ._rules import FEED_MARK, HIDDEN_MARK, apply_rules, marked_by_renderer
@@ -56,6 +57,8 @@ def judge_document(html: str, rules: frozenset[str]) -> lxml.html.HtmlElement:
     document = parse_html(html)
     reveal_noscript_page(document)  # as the cascade does: a page served inside <noscript>
     apply_rules(document, rules & JUDGE_RULES)
+    if "collapsed" not in rules:  # the panels the cascade keeps, opened for the judge too
+        open_collapsed_panels(document)
     if "hidden" not in rules or (HIDDEN_MARK not in html and FEED_MARK not in html):
         # a static page, or a render that marked nothing: a walk over every element (1.4 ms
         # at the median of 150 wcxb-dev pages, every tenth) would find nothing to drop
