@@ -167,3 +167,15 @@ def test_links_that_show_no_words_go_and_the_rest_stay() -> None:
     assert 'href="https://example.org/retries"' in content.html
     assert 'href="https://example.org/tags/python"' in content.html  # a "#" to elsewhere
     assert 'href="https://example.org/big.png"' in content.html  # a picture's link
+
+
+def test_links_that_touch_are_read_as_two_words() -> None:
+    html = (
+        '<div class="actions"><a href="#w">Add to Wish List</a><a href="#c">Add to Compare</a>'
+        '</div><p><a href="/a">see</a><a href="/b">(notes)</a> and <a href="/c">one</a>'
+        '<a href="/d"><span>2</span></a></p>'
+    )
+    content = postprocess(fragment(html), base_url="https://shop.example.com/")
+    assert "Add to Wish List Add to Compare" in content.text
+    assert "see(notes)" in content.text  # a bracket is no letter: nothing added
+    assert "one 2" in content.text
