@@ -326,7 +326,7 @@ def _finish(reading: _Reading, snapshot: PageSnapshot, options: ExtractOptions) 
     extraction = with_text(extraction, text)  # read already: no second reading of the html
     return with_metadata_source(
         extraction,
-        partial(read_page_metadata, snapshot),
+        partial(_page_metadata, snapshot, reading.product),
         title=partial(read_title, reading.title_sources, snapshot),
     )
 
@@ -358,6 +358,16 @@ def _read(
 def read_page_metadata(snapshot: PageSnapshot) -> Metadata:
     """The page's metadata, from a parse of its own: the extraction changed its parse."""
     return read_metadata(parse_html(snapshot.html), snapshot)
+
+
+def _page_metadata(snapshot: PageSnapshot, product: ProductFacts | None) -> Metadata:
+    """``read_page_metadata``; a product page that describes itself nowhere else gets the
+    first paragraph of its JSON-LD product's description."""
+    metadata = read_page_metadata(snapshot)
+    if metadata.description or product is None or not (summary := product.summary()):
+        return metadata
+    sources = {**metadata.sources, "description": "json-ld"}
+    return replace(metadata, description=summary, sources=sources)
 
 
 def page_titles(document: HtmlElement) -> frozenset[str]:

@@ -16,8 +16,10 @@ Each field takes the first source that has a usable value, in this order of prec
 Exceptions, because a better source exists for them: ``lang`` reads ``<html lang>`` first;
 ``canonical_url`` reads ``<link rel=canonical>`` (source ``link``), then ``og:url``, then
 JSON-LD ``url``; the dates are JSON-LD's when valid, then htmldate's (``_dates``), then
-Readability.js's. Every title source has the site's name cut off its ends. ``Metadata.sources``
-records the winning source of each field.
+Readability.js's; a product page that gives no description anywhere else takes the first
+paragraph of its JSON-LD ``Product``'s (``_productfacts``, source ``json-ld``). Every title
+source has the site's name cut off its ends. ``Metadata.sources`` records the winning source of
+each field.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from lxml.html import HtmlElement
 
 from ._cascade import CascadeResult
 from ._jsonld import json_ld_nodes, node_types
+from ._metatags import clean
 from ._postprocess import CleanContent, html_to_text
 from ._text import folded_words
 from ._types import TraceEntry
@@ -41,6 +42,10 @@ class ProductFacts:
 
     description: str = ""
     properties: tuple[tuple[str, str], ...] = ()
+
+    def summary(self) -> str | None:
+        """The description's first paragraph, as a metadata field (capped like every field)."""
+        return clean(self.description.split("\n", 1)[0])
 
 
 def read_product_facts(document: HtmlElement) -> ProductFacts | None:

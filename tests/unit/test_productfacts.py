@@ -52,6 +52,16 @@ def test_a_description_only_in_json_ld_is_added_and_traced() -> None:
     assert any(entry.name == "product-facts" for entry in extraction.trace)
 
 
+def test_a_page_without_a_description_of_its_own_gets_the_products_in_its_metadata() -> None:
+    metadata = extract(product_page(False), url=URL).metadata
+    assert metadata.description == DESCRIPTION  # the first paragraph
+    assert metadata.sources["description"] == "json-ld"
+    described = product_page(False).replace(
+        b"</title>", b"</title><meta name='description' content='Stoneware for slow coffee.'>"
+    )
+    assert extract(described, url=URL).metadata.description == "Stoneware for slow coffee."
+
+
 def test_a_description_the_page_shows_is_not_added_again() -> None:
     extraction = extract(product_page(True), url=URL)
     assert extraction.text.count("Thrown on the wheel") == 1
