@@ -16,6 +16,7 @@ import lxml.etree
 from lxml.html import HtmlElement
 
 from ._shelves import select_shelves
+from ._signups import select_signups
 from ._text import excerpt as readable_excerpt
 from ._types import TraceEntry, TraceKind
 
@@ -496,6 +497,11 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
         lambda walk: select_shelves(walk.root),
     ),
     RuleFamily("signatures", "forum members' signatures under their posts", _select_signatures),
+    RuleFamily(
+        "signups",
+        "newsletter and mailing-list sign-up boxes",
+        lambda walk: walk.live(select_signups(walk.root)),
+    ),
     RuleFamily(
         "facets", "filter and sort panels (on collections and listings only)", _select_facets
     ),

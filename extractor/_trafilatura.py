@@ -31,7 +31,7 @@ INLINE_PRE = re.compile(r"(?<=[^>\s])(\s?)<pre>([^<\n]*)</pre>")
 paragraph there. One line after text on the same line is inline code."""
 
 
-JUDGE_RULES = frozenset({"executable", "consent", "reviews", "shelves"})
+JUDGE_RULES = frozenset({"executable", "consent", "reviews", "shelves", "signups"})
 """The pre-clean rules trafilatura's page goes through (when the caller left them on). It
 prunes chrome, comments and inline-hidden blocks itself, by rules of its own that read a
 product's tabs and reviews and a documentation page's navigation better than ours (measured
@@ -41,7 +41,10 @@ with "consent" too, all 1,497 pages 0.8559 -> 0.8563. Customer reviews it keeps:
 pages, which take trafilatura's blocks, the 119 product pages' summed F1 was 75.17 with the
 "reviews" rule on our page alone and 76.59 with it on trafilatura's page too. Shelves of
 other products ("Similar items") it keeps too: the "shelves" rule on its page moved the
-product pages 0.6438 -> 0.6551 mean F1 (three eBay listings, +0.40 to +0.55 each)."""
+product pages 0.6438 -> 0.6551 mean F1 (three eBay listings, +0.40 to +0.55 each). A
+newsletter's sign-up box it keeps when its form goes: with "signups" on our page alone, all
+1,497 pages had 360 ``without`` snippets present, with it on its page too 357 (F1 the same,
+0.8688)."""
 
 
 JUDGE_FURNITURE = frozenset({"bylines", "captions"})

@@ -1,0 +1,52 @@
+"""Sign-up boxes: a newsletter's or a mailing list's offer with its e-mail field.
+
+Readers drop the form, but not the heading and the pitch around it ("Sign up for The Replay
+newsletter", "The Replay is a weekly newsletter for dev and engineering leaders"), which are
+the site's, not the page's. A box is one when it holds an e-mail field, names itself a
+sign-up (``newsletter``, ``subscribe``, ``signup``, ``opt-in``, a mailing-list service's
+embed) and holds at most ``MAX_WORDS``; the outermost such box around the field goes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml.html import HtmlElement
+
+from ._text import count_words
+
+MAX_WORDS = 80
+"""A box with more words holds more than an offer: an article that mentions its newsletter."""
+
+_SIGNUP = re.compile(
+    r"newsletter|subscri|sign-?up|opt-?in|mailing-?list|email-?(?:capture|form|signup)"
+    r"|mc_embed|mailchimp|klaviyo|convertkit|formkit|mailerlite|substack"
+)
+_STOP = frozenset({"html", "body", "main", "article"})
+
+
+def _is_email_field(field: HtmlElement) -> bool:
+    kind = (field.get("type") or "text").strip().lower()
+    if kind == "email":
+        return True
+    named = f"{field.get('name', '')} {field.get('id', '')} {field.get('placeholder', '')}"
+    return kind == "text" and ("email" in named.lower() or "e-mail" in named.lower())
+
+
+def select_signups(root: HtmlElement) -> list[HtmlElement]:
+    """The sign-up boxes of ``root``, each the outermost named box of at most ``MAX_WORDS``
+    around an e-mail field."""
+    found: list[HtmlElement] = []
+    for field in root.iter("input"):
+        if not _is_email_field(field):
+            continue
+        box = None
+        for ancestor in field.iterancestors():
+            if ancestor.tag in _STOP or count_words(ancestor.text_content()) > MAX_WORDS:
+                break
+            label = f"{ancestor.get('class', '')} {ancestor.get('id', '')}".lower()
+            if _SIGNUP.search(label):
+                box = ancestor
+        if box is not None:
+            found.append(box)
+    return found

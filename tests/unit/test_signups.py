@@ -1,0 +1,53 @@
+"""Newsletter and mailing-list sign-up boxes (the ``signups`` rule)."""
+
+from __future__ import annotations
+
+import lxml.html
+
+from extractor import extract
+from extractor._signups import select_signups
+
+STORY = "".join(
+    f"<p>Paragraph {n} of the story tells how the harbour town rebuilt its sea wall after the "
+    "winter storms, and what the fishermen think of the new stones.</p>"
+    for n in range(8)
+)
+SIGNUP = (
+    '<div class="newsletter-box"><h3>Sign up for The Tide newsletter</h3>'
+    "<p>SIGNUPPITCH The Tide is a weekly letter on coastal towns.</p>"
+    '<form action="/subscribe"><input type="email" name="EMAIL" placeholder="you@example.com">'
+    "<button>Subscribe</button></form></div>"
+)
+
+
+def page(body: str) -> str:
+    return (
+        "<html><head><title>The sea wall</title><meta property='og:type' content='article'>"
+        f"</head><body><article><h1>The sea wall</h1>{body}</article></body></html>"
+    )
+
+
+def test_a_sign_up_box_goes_with_its_heading_and_pitch() -> None:
+    extraction = extract(page(STORY[:400] + SIGNUP + STORY[400:]), url="https://tide.example/wall")
+    assert "harbour town" in extraction.text and "Paragraph 7" in extraction.text
+    assert "SIGNUPPITCH" not in extraction.text and "Sign up for The Tide" not in extraction.text
+    assert any(entry.name == "signups" for entry in extraction.trace)
+
+
+def boxes(html: str) -> list[str]:
+    root = lxml.html.fromstring(f"<div>{html}</div>")
+    return [f"{box.tag}.{box.get('class') or box.get('id')}" for box in select_signups(root)]
+
+
+def test_the_outermost_named_box_around_an_email_field_is_chosen() -> None:
+    assert boxes(f'<section id="mc_embed_signup">{SIGNUP}</section>') == ["section.mc_embed_signup"]
+    by_name = '<div class="optin"><input type="text" name="subscriber_email"></div>'
+    assert boxes(by_name) == ["div.optin"]
+
+
+def test_what_is_not_a_sign_up_box_stays() -> None:
+    contact = '<div class="contact-form"><p>Write to us.</p><input type="email"></div>'
+    search = '<div class="newsletter"><p>Past issues</p><input type="search" name="q"></div>'
+    long_text = " ".join(["word"] * 90)
+    long_box = f'<div class="newsletter"><p>{long_text}</p><input type="email"></div>'
+    assert boxes(contact) == [] and boxes(search) == [] and boxes(long_box) == []
