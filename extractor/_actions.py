@@ -40,7 +40,8 @@ _ACTION = re.compile(
     r"|our team|someone)|get in touch|let[’']?s (?:talk|connect|chat)"
     r"|see (?:plans|pricing|all plans)|view (?:plans|pricing|webinar|demo)"
     r"|(?:download|apply|subscribe|buy|shop|order|enrol|enroll|install|record|donate) "
-    r"(?:now|today|here)|subscribe|apply|add to (?:cart|basket|bag|wishlist|wish list)"
+    r"(?:now|today|here)|subscribe|apply"
+    r"|add to (?:cart|basket|bag|wishlist|wish ?list|compare|comparison|favou?rites|registry)"
     r"|edit (?:this page|on github)(?: on github)?|copy (?:for llm|page|link)|view as markdown"
     r"|ask about this (?:section|page)|reply with quote|ask (?:a )?question|upvote|downvote"
     # The legal links of a site's footer, wherever the page repeats them.

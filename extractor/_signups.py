@@ -20,7 +20,8 @@ MAX_WORDS = 80
 
 _SIGNUP = re.compile(
     r"newsletter|subscri|sign-?up|opt-?in|mailing-?list|email-?(?:capture|form|signup)"
-    r"|mc_embed|mailchimp|klaviyo|convertkit|formkit|mailerlite|substack"
+    r"|(?:job|price|deal|search|email)-?alert|mc_embed|mailchimp|klaviyo|convertkit|formkit"
+    r"|mailerlite|substack"
 )
 _STOP = frozenset({"html", "body", "main", "article"})
 

@@ -29,6 +29,12 @@ def selected(body: str) -> list[str]:
             '<div><a href="/join">Sign up</a> | <a href="/login">Log in</a></div>',
             ["Sign up", "Log in"],
         ),
+        # A product card's secondary controls, touching (Magento's wish list and compare).
+        (
+            '<div class="actions-secondary"><a href="#" role="button">Add to Wish List</a>'
+            '<a href="#" role="button">Add to Compare</a></div>',
+            ["Add to Wish List", "Add to Compare"],
+        ),
         # Wrapped in inline formatting that holds nothing else.
         ('<p><strong><a href="/cart">Add to cart</a></strong></p>', ["Add to cart"]),
         # Interface lines that are not links.

@@ -43,6 +43,12 @@ def test_the_outermost_named_box_around_an_email_field_is_chosen() -> None:
     assert boxes(f'<section id="mc_embed_signup">{SIGNUP}</section>') == ["section.mc_embed_signup"]
     by_name = '<div class="optin"><input type="text" name="subscriber_email"></div>'
     assert boxes(by_name) == ["div.optin"]
+    alert = (
+        '<div class="job-alert-cta"><h3>Get new Data Engineer jobs by email</h3><form>'
+        '<input type="email"><button>Create job alert</button></form><p>By creating a job '
+        "alert you agree to our Terms.</p></div>"
+    )
+    assert boxes(alert) == ["div.job-alert-cta"]
 
 
 def test_what_is_not_a_sign_up_box_stays() -> None:
