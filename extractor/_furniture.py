@@ -134,7 +134,8 @@ AUTHOR_NAME_MAX_WORDS = 4
 """A post's author is named in a few words ("Odile R.", "marisol_k"); a longer element with an
 author-like class is the member's card (name, title, post count, join date)."""
 _AUTHOR = re.compile(
-    r"author|user-?name|creator|poster|member-?name|(?:^|[\s_-])user(?:$|[\s_-])", re.IGNORECASE
+    r"author|by-?line|user-?name|creator|poster|member-?name|(?:^|[\s_-])user(?:$|[\s_-])",
+    re.IGNORECASE,
 )
 _PROFILE = re.compile(r"/(?:u|users?|members?|profiles?|people)/", re.IGNORECASE)
 """A link to a member's profile page: Discourse's /u/, XenForo's /members/, phpBB's

@@ -218,6 +218,18 @@ def test_a_threads_bylines_keep_the_authors_names_and_lose_the_rest() -> None:
         assert "marisol_k" in gone  # an article's byline goes whole
 
 
+def test_a_news_entrys_byline_keeps_the_name_and_loses_the_date() -> None:
+    entry = (
+        "<div><h3><a href='/a'>Heat pumps pass the winter test</a></h3>"
+        "<p class='entry-meta'><span class='byline'>By Harriet Okonjo</span> &middot; "
+        "<time datetime='2025-02-11'>11 February 2025</time></p></div>"
+    )
+    root = parse_fragment(f"<div>{entry}</div>")
+    kept = " ".join(texts(select_bylines(root, keep_authors=True)))
+    assert "Harriet Okonjo" not in kept and "11 February 2025" in kept
+    assert "Harriet Okonjo" in " ".join(texts(select_bylines(root)))
+
+
 def test_a_forum_thread_keeps_its_authors() -> None:
     posts = "".join(
         f"<div class='topic-body crawler-post'>{POST_META.format(name=name, n=n)}"
