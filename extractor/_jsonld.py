@@ -9,6 +9,7 @@ article-like node, else the first web-page node; a web-page node fills what the 
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -134,9 +135,16 @@ def _text(value: Any) -> str | None:
     if isinstance(value, dict):
         value = value.get("@value")
     if isinstance(value, str | int | float) and not isinstance(value, bool):
-        text = str(value).strip()
+        text = _unescaped(str(value)).strip()
         return text or None
     return None
+
+
+def _unescaped(text: str) -> str:
+    """``text`` with the HTML entities decoded that producers leave in JSON-LD strings: a
+    script's text is not HTML-decoded, and WordPress writes "Eating Plate &bull; The
+    Nutrition Source" and "Traveler&#8217;s Guide" there."""
+    return html.unescape(text) if "&" in text else text
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -160,7 +168,7 @@ def _person_names(graph: _Graph, value: Any) -> Iterator[str]:
             if name:
                 yield name
         elif isinstance(item, str) and item.strip():
-            yield item.strip()
+            yield _unescaped(item).strip()
 
 
 def _url(graph: _Graph, value: Any) -> str | None:

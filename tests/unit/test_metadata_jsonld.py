@@ -200,3 +200,17 @@ def test_node_count_is_capped() -> None:
 def test_other_script_types_are_not_read() -> None:
     html = '<html><head><script type=\'application/json\'>{"@type": "Article", "headline": "No"}</script></head></html>'
     assert json_ld_nodes(parse_html(html)) == []
+
+
+def test_html_entities_left_in_strings_are_decoded() -> None:
+    found = fields(
+        {
+            "@type": "Article",
+            "headline": "Budget Traveler&#8217;s Guide &#8211; Insurance &amp; Claims",
+            "author": ["Ana &amp; Bo"],
+            "keywords": "travel, safety &bull; tips",
+        }
+    )
+    assert found.title == "Budget Traveler’s Guide – Insurance & Claims"
+    assert found.authors == ("Ana & Bo",)
+    assert "safety • tips" in found.tags
