@@ -28,10 +28,10 @@ one post of a thread (its pick is read by its words, as readability-lxml's is)."
 KEEP_COMMENTS_ON = frozenset({"forum"})
 """Types whose posts the ``comments`` rule would throw away."""
 KEEP_AUTHORS_ON = frozenset({"forum", "collection"})
-"""Types whose posts and entries keep their authors' names through the ``bylines`` refinement (which still
-takes the dates and the members' cards around them): a thread keeps its posts with their
-authors. On the 113 wcxb-dev forums: 0.7869 -> 0.7867 mean F1, ``without`` 23 -> 22 (the
-ground truths keep some names and some dates); with bylines off on forums altogether,
+"""Types whose posts and entries keep their authors' names through the ``bylines`` refinement
+(which still takes the dates and the members' cards around them): a thread keeps its posts
+with their authors. On the 113 wcxb-dev forums: 0.7869 -> 0.7867 mean F1, ``without`` 23 ->
+22 (the ground truths keep some names and some dates); with bylines off on forums altogether,
 0.7819. A collection's entries keep theirs too (a news topic page's "By Harriet Okonjo"
 under each story, the date gone): the 117 collections 0.7083 -> 0.7084 (0956 +0.02),
 listings spare the whole line in the vote (``VOTE_SPARES``)."""
