@@ -281,7 +281,7 @@ REFINEMENTS: tuple[Refinement, ...] = (
     ),
     Refinement(
         "bylines",
-        "author, byline and date lines (on forums, all but the posts' authors)",
+        "author, byline and date lines (on forums and collections, all but the authors' names)",
         lambda root, context: select_bylines(root, keep_authors=context.keep_authors),
     ),
     Refinement(

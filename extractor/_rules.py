@@ -500,7 +500,7 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
     RuleFamily(
         "signups",
         "newsletter and mailing-list sign-up boxes",
-        lambda walk: walk.live(select_signups(walk.root)),
+        lambda walk: select_signups(walk.root),
     ),
     RuleFamily(
         "facets", "filter and sort panels (on collections and listings only)", _select_facets
