@@ -19,7 +19,7 @@ from ._decode import check_size, decode_html
 from ._emptiness import judge_emptiness
 from ._errors import ContentTooShortError, EmptyInputError, NoContentError, ReadermodeError
 from ._filters import filter_content
-from ._furniture import normalise_title
+from ._furniture import normalise_title, rewords
 from ._markdown import html_to_markdown
 from ._metadata import TitleSources, read_metadata, read_title, read_title_sources
 from ._noscript import reveal_noscript_page
@@ -231,8 +231,8 @@ def _read_up_to_stages(
     document alone (``read_ahead``), as Readability.js's result is not there yet."""
     document = parse_html(snapshot.html)
     base_url = resolve_base_url(document, snapshot.base_url)
-    titles = page_titles(document)
     title_sources = read_title_sources(document, snapshot.base_url)
+    titles = page_titles(document, title_sources)
 
     code_hints = page_hints(document)
     page_type = detect_page_type(document, snapshot.final_url or snapshot.url)
@@ -370,19 +370,23 @@ def _page_metadata(snapshot: PageSnapshot, product: ProductFacts | None) -> Meta
     return replace(metadata, description=summary, sources=sources)
 
 
-def page_titles(document: HtmlElement) -> frozenset[str]:
+def page_titles(document: HtmlElement, sources: TitleSources) -> frozenset[str]:
     """The page's titles as the headline refinement matches them, read before any rule ran:
-    its ``<title>`` (whole, and without the site's name after a separator) and its first
-    ``<h1>`` (Readability.js turns it into an ``<h2>`` when it keeps it)."""
-    first_h1 = next(document.iter("h1"), None)
+    its ``<title>`` (whole, and without the site's name after a separator), og:title and
+    JSON-LD's headline, and its first ``<h1>`` when that rewords one of them (Readability.js
+    turns the ``<h1>`` into an ``<h2>`` when it keeps it)."""
     title = document.findtext(".//title")
     from_title = title_from_page(title, [], []) if title else None
     found = {
         title,
         from_title[0] if from_title else None,
-        first_h1.text_content() if first_h1 is not None else None,
+        sources.tags.first("og:title", "twitter:title"),
+        sources.ld.title,
     }
-    return frozenset(normal for text in found if text and (normal := normalise_title(text)))
+    titles = frozenset(normal for text in found if text and (normal := normalise_title(text)))
+    first_h1 = next(document.iter("h1"), None)
+    h1 = normalise_title(first_h1.text_content()) if first_h1 is not None else ""
+    return titles | {h1} if h1 and (not titles or rewords(h1, titles)) else titles
 
 
 def readability_title(snapshot: PageSnapshot) -> frozenset[str]:

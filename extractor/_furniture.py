@@ -173,17 +173,33 @@ def normalise_title(text: str) -> str:
     return " ".join(folded_words(text))
 
 
+def rewords(heading: str, titles: frozenset[str]) -> bool:
+    """Whether ``heading`` shares at least half the words of the shorter of it and a title."""
+    said = set(heading.split())
+    for title in titles:
+        words_of_title = set(title.split())
+        shorter = min(len(said), len(words_of_title))
+        if shorter and len(said & words_of_title) * 2 >= shorter:
+            return True
+    return False
+
+
 def select_headline(root: HtmlElement, titles: frozenset[str]) -> list[HtmlElement]:
-    """The headline: among the content's first blocks, an ``<h1>`` or a heading that repeats
-    the page's title (``titles`` are normalised with ``normalise_title``)."""
+    """The headline: among the content's first blocks, an ``<h1>`` that rewords one of the
+    page's titles or a heading that repeats one (``titles`` normalised by ``normalise_title``)."""
     blocks = 0
     for element in root.iter():
         if not isinstance(element.tag, str) or element is root:
             continue
         if element.tag in ("h1", "h2", "h3"):
+            heading = normalise_title(element.text_content())
             # An <h1> leading the content is the headline even when it words the title
-            # differently from <title> and og:title (a shorter or a longer version).
-            if element.tag == "h1" or normalise_title(element.text_content()) in titles:
+            # differently (a shorter or a longer version), but not when it says something
+            # else: a service page's <title> "Ferrule pricing" over its <h1> "Rotas your
+            # whole clinic can live with" leaves the <h1> the only place that sentence is.
+            # With no title to match (a fragment read on its own), a leading <h1> is still it.
+            rewording = not titles or rewords(heading, titles)
+            if heading in titles or (element.tag == "h1" and rewording):
                 return [element]
         elif element.tag in ("p", "ul", "ol", "table", "blockquote", "pre"):
             blocks += 1

@@ -126,10 +126,13 @@ def test_hinted_finds_what_a_search_of_the_joined_attributes_finds(
         assert _hinted(root, pattern) == expected
 
 
-def test_headline_is_a_leading_h1_or_a_heading_repeating_the_title() -> None:
+def test_headline_is_a_leading_h1_rewording_the_title_or_a_heading_repeating_it() -> None:
     titles = frozenset({normalise_title("Ferry Cut: What Changes")})
-    lead_h1 = parse_fragment(f"<h1>Another wording</h1>{BODY}")
-    assert texts(select_headline(lead_h1, titles)) == ["Another wording"]
+    lead_h1 = parse_fragment(f"<h1>What changes with the ferry cut</h1>{BODY}")
+    assert texts(select_headline(lead_h1, titles)) == ["What changes with the ferry cut"]
+    # An <h1> that says something else than every title is content, not a second headline.
+    other_h1 = parse_fragment(f"<h1>Rotas your whole clinic can live with</h1>{BODY}")
+    assert select_headline(other_h1, titles) == []
     h2 = parse_fragment(f"<h2>Ferry cut — what changes</h2>{BODY}")
     assert texts(select_headline(h2, titles)) == ["Ferry cut — what changes"]
     late = parse_fragment(f"{BODY}<h1>Ferry Cut: What Changes</h1>")
