@@ -21,6 +21,7 @@ from lxml.html import HtmlElement
 from ._blockfeatures import FEATURES, Reading, block_matrix
 from ._blockmodel import block_model
 from ._cascade import Candidate, Skip, StageInput
+from ._furniture import holds_author_name
 from ._merge import Block, detached, list_tag, paragraph_of, to_element
 from ._pagetype import PageType
 from ._segment import PageBlock, segment
@@ -32,6 +33,8 @@ AS_PARAGRAPH = frozenset(
 """Blocks that make no sense outside their parent element: written as paragraphs."""
 HELD = 0.5
 """A reading holds a block when its vote is at least this (for the trace's counts)."""
+POST_HEADER_MAX_WORDS = 20
+"""The most words of a post's header line: a name, a score, a date, a reply count."""
 VOTE_OURS, VOTE_THEIRS = FEATURES.index("vote_ours"), FEATURES.index("vote_theirs")
 
 
@@ -55,6 +58,8 @@ class BlockVoteStage:
             return Skip("no blocks with words")
         rows = block_matrix(blocks, Reading(self.ours), Reading(self.theirs), self.page_type)
         kept = kept_blocks(rows, model.probabilities(rows), model.keep_at)
+        if self.page_type.kind == "forum":
+            kept = with_post_authors(blocks, kept)
         if not kept.any():
             return Skip(f"the model kept none of {len(blocks)} blocks")
         root = _assemble([block for block, keep in zip(blocks, kept, strict=True) if keep])
@@ -70,6 +75,27 @@ def kept_blocks(
     agreed = (rows[:, VOTE_OURS] >= HELD) & (rows[:, VOTE_THEIRS] >= HELD)
     kept: npt.NDArray[np.bool_] = (probabilities >= keep_at) | agreed
     return kept
+
+
+def with_post_authors(
+    blocks: list[PageBlock], kept: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.bool_]:
+    """``kept``, and on a thread each short line naming an author just before a kept block: a
+    post's header ("[–] Ragnar_Dragonfyre 189 points 17 hours ago") over its kept text. The
+    trees drop such lines, mostly links and dates; the ``bylines`` refinement then keeps the
+    name alone, as a thread keeps its posts with their authors."""
+    with_authors = kept.copy()
+    for index in range(len(blocks) - 2, -1, -1):
+        block = blocks[index]
+        if (
+            with_authors[index + 1]
+            and not with_authors[index]
+            and len(block.tokens) <= POST_HEADER_MAX_WORDS
+            and block.run is None
+            and holds_author_name(block.element)
+        ):
+            with_authors[index] = True
+    return with_authors
 
 
 def _tally(

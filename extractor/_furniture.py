@@ -126,7 +126,7 @@ def select_bylines(root: HtmlElement, *, keep_authors: bool = False) -> list[Htm
     for element in found:
         if _is_author_name(element):
             continue
-        chosen.extend(_all_but_names(element) if _holds_author_name(element) else [element])
+        chosen.extend(_all_but_names(element) if holds_author_name(element) else [element])
     return chosen
 
 
@@ -154,7 +154,8 @@ def _is_author_name(element: HtmlElement) -> bool:
     return any(_AUTHOR.search(element.get(name) or "") for name in _NAMING_ATTRIBUTES)
 
 
-def _holds_author_name(element: HtmlElement) -> bool:
+def holds_author_name(element: HtmlElement) -> bool:
+    """Whether ``element`` is or holds an author's name (a short profile link or named one)."""
     return any(_is_author_name(inner) for inner in element.iter())
 
 
@@ -164,7 +165,7 @@ def _all_but_names(element: HtmlElement) -> list[HtmlElement]:
     for child in element:
         if not isinstance(child.tag, str) or _is_author_name(child):
             continue
-        parts.extend(_all_but_names(child) if _holds_author_name(child) else [child])
+        parts.extend(_all_but_names(child) if holds_author_name(child) else [child])
     return parts
 
 

@@ -365,3 +365,25 @@ def test_a_listing_keeps_its_entries_author_lines(monkeypatch, kind: str, kept: 
     assert result.stage == VOTE_STAGE
     assert "part 4" in result.content.text
     assert ("AUTHOR4" in result.content.text) is kept
+
+
+THREAD = """<html><body><div class="comments">
+  <p class="tagline"><a href="/user/vera" class="author">vera</a> 188 points 3 hours ago</p>
+  <div class="md"><p>I measured mine at 142 watts idle with both sockets populated.</p></div>
+  <p class="tagline"><a href="/user/ravi" class="author">ravi</a> 97 points 2 hours ago</p>
+  <div class="md"><p>Three second-hand Lenovo Tiny boxes make a proper cluster.</p></div>
+  <p>Sorted by: best</p>
+  <div class="md"><p>Keep the money for a decent UPS and a managed switch instead.</p></div>
+</div></body></html>"""
+
+
+def test_a_thread_keeps_the_author_line_over_each_kept_post() -> None:
+    blocks = segment(body(THREAD))
+    texts = [block.text.split()[0] for block in blocks]
+    assert texts == ["vera", "I", "ravi", "Three", "Sorted", "Keep"]
+    kept = np.array([False, True, False, False, False, True])
+    with_authors = blockvote.with_post_authors(blocks, kept)
+    # vera's line heads a kept post; ravi's post was dropped, so is his line; "Sorted by"
+    # over a kept post names no author
+    assert with_authors.tolist() == [True, True, False, False, False, True]
+    assert kept.tolist() == [False, True, False, False, False, True]  # not changed in place
