@@ -187,23 +187,40 @@ def rewords(heading: str, titles: frozenset[str]) -> bool:
 
 def select_headline(root: HtmlElement, titles: frozenset[str]) -> list[HtmlElement]:
     """The headline: among the content's first blocks, an ``<h1>`` that rewords one of the
-    page's titles or a heading that repeats one (``titles`` normalised by ``normalise_title``)."""
+    page's titles or a heading that repeats one (``titles`` normalised by ``normalise_title``),
+    and any other line there that repeats a title word for word (eBay shows the item's name
+    in its ``<h1>`` and again in a bold line under it)."""
+    chosen: list[HtmlElement] = []
     blocks = 0
     for element in root.iter():
-        if not isinstance(element.tag, str) or element is root:
+        if not isinstance(element.tag, str) or element is root or _within(element, chosen):
             continue
+        said = normalise_title(element.text_content())
         if element.tag in ("h1", "h2", "h3"):
-            heading = normalise_title(element.text_content())
             # An <h1> leading the content is the headline even when it words the title
             # differently (a shorter or a longer version), but not when it says something
             # else: a service page's <title> "Ferrule pricing" over its <h1> "Rotas your
             # whole clinic can live with" leaves the <h1> the only place that sentence is.
             # With no title to match (a fragment read on its own), a leading <h1> is still it.
-            rewording = not titles or rewords(heading, titles)
-            if heading in titles or (element.tag == "h1" and rewording):
-                return [element]
-        elif element.tag in ("p", "ul", "ol", "table", "blockquote", "pre"):
+            rewording = not titles or rewords(said, titles)
+            if said in titles or (element.tag == "h1" and rewording and not chosen):
+                chosen.append(element)
+                continue
+        elif said in titles and element.tag in _REPEATING:
+            chosen.append(element)
+            continue
+        if element.tag in _LEAD_BLOCKS:
             blocks += 1
             if blocks >= HEADLINE_LEAD_BLOCKS:
                 break
-    return []
+    return chosen
+
+
+_REPEATING = frozenset({"p", "div", "span", "strong", "b", "a"})
+"""Elements a repeated title is taken out of besides headings: a line, or one of its parts."""
+_LEAD_BLOCKS = frozenset({"p", "ul", "ol", "table", "blockquote", "pre"})
+"""The blocks counted towards ``HEADLINE_LEAD_BLOCKS``."""
+
+
+def _within(element: HtmlElement, chosen: list[HtmlElement]) -> bool:
+    return any(outer in chosen for outer in element.iterancestors())

@@ -268,3 +268,17 @@ def test_a_forum_thread_keeps_its_authors() -> None:
     for name in ("marisol_k", "tkessler", "puddlejumper"):
         assert name in extraction.text
     assert "greenhouse reports unavailable" in extraction.text
+
+
+def test_a_line_repeating_the_title_under_the_headline_goes_with_it() -> None:
+    titles = frozenset({normalise_title("LuK 628318200 Clutch Kit for Iveco Daily")})
+    item = (
+        "<h1>LuK 628318200 Clutch Kit for Iveco Daily</h1>"
+        "<div><span><b>LuK 628318200 clutch kit for Iveco Daily</b></span></div>"
+        "<p>The LuK 628318200 Clutch Kit for Iveco Daily fits vans built 2011 to 2014.</p>"
+    )
+    chosen = select_headline(parse_fragment(f"{item}{BODY}"), titles)
+    assert [element.tag for element in chosen] == ["h1", "div"]  # the line, not its parts
+    # past the first blocks, the same line is left alone
+    late = parse_fragment(f"{BODY}<div><b>LuK 628318200 Clutch Kit for Iveco Daily</b></div>")
+    assert select_headline(late, titles) == []
