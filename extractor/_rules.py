@@ -15,6 +15,7 @@ from functools import cached_property
 import lxml.etree
 from lxml.html import HtmlElement
 
+from ._forms import select_forms
 from ._shelves import select_shelves
 from ._signups import select_signups
 from ._text import excerpt as readable_excerpt
@@ -501,6 +502,11 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
         "signups",
         "newsletter and mailing-list sign-up boxes",
         lambda walk: select_signups(walk.root),
+    ),
+    RuleFamily(
+        "forms",
+        "data-entry forms: contact, quote and comment forms' fields and labels",
+        lambda walk: select_forms(walk.root),
     ),
     RuleFamily(
         "facets", "filter and sort panels (on collections and listings only)", _select_facets
