@@ -1,5 +1,6 @@
-"""A forum post's counters on a line of their own: "Posts: 1,234", "Likes Received: 103",
-"12 likes", "#3", "Joined", "Offline", a bare number.
+"""A forum post's counters and notes on a line of their own: "Posts: 1,234", "Likes Received:
+103", "12 likes", "#3", "Joined", "Offline", a bare number, "Last edited: Jul 9, 2022",
+"Reactions: Brian33 and felixen", "Location: SIN".
 
 Forum software prints them beside every post (the author's post count and reputation, the
 post's number in the thread, its likes and replies), inside the run of posts the extraction
@@ -47,15 +48,27 @@ _COUNTER = re.compile(
 MAX_CHARS = 40
 """Longer text is not a counter."""
 
+_POST_NOTE = re.compile(
+    r"last edited(?: by [^:]{1,40})?:? .{1,40}|edited \w+ \d{1,2}, \d{4}(?: by .{1,40})?"
+    r"|reactions?: .{1,80}|original poster|location: .{1,40}|level \d+",
+    re.IGNORECASE,
+)
+"""A post's notes of the same kind, with names or dates in them: XenForo's "Last edited: Jul
+9, 2022" and "Reactions: Brian33, unixfool and felixen", Invision's "Edited October 30, 2025
+by El Patron (see edit history)", a member's "Location: SIN", a badge's "Original Poster"."""
+MAX_NOTE_CHARS = 120
+
 _VERBATIM = frozenset({"pre", "code", "kbd", "samp", "table"})
 """A number in code or in a table is what the post says, not a counter."""
 
 
 def _is_counter(element: HtmlElement) -> bool:
     text = element.text_content()
+    if len(text) > MAX_NOTE_CHARS:
+        return False
+    said = normalised(text)
     return (
-        len(text) <= MAX_CHARS
-        and bool(_COUNTER.fullmatch(normalised(text)))
+        bool((len(text) <= MAX_CHARS and _COUNTER.fullmatch(said)) or _POST_NOTE.fullmatch(said))
         and next(element.iterdescendants(*_VERBATIM), None) is None
     )
 
@@ -90,7 +103,7 @@ def drop_counters(content: CleanContent) -> tuple[CleanContent, TraceEntry | Non
         select_counters(root),
         "post",
         POST_COUNTERS,
-        "a forum post's counters standing alone (Posts: 1,234, #3, 12 likes ...)",
+        "a forum post's counters and notes standing alone (Posts: 1,234, #3, Last edited ...)",
     )
     if entry is None:
         return content, None

@@ -40,6 +40,14 @@ FORUM_HEAD = '<script type="application/ld+json">{"@type": "DiscussionForumPosti
         ("<div><p>Text of the post.</p><span>12 likes</span></div>", ["12 likes"]),
         ("<div><p>Joined</p><p>Offline</p><p>Reputation: 12</p></div>", None),
         ("<div><p>Posts: <span>12</span></p><p>Text.</p></div>", ["Posts: 12"]),
+        # A post's notes with names and dates in them.
+        (
+            "<div><p>Last edited: Jul 9, 2022</p><p>Reactions: Brian33, unixfool and felixen"
+            "</p><p>Edited October 30, 2025 by El Patron (see edit history)</p>"
+            "<p>Location: SIN</p><p>Original Poster</p><p>Level 5</p></div>",
+            None,
+        ),
+        ("<p>I edited the config: the location: field was wrong.</p>", []),
         # Numbers that are what the post says.
         ("<p>I have <span>3</span> of them and <a href='/x'>12 likes</a> there.</p>", []),
         ("<div><code>127.0.0.1</code></div>", []),
