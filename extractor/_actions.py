@@ -46,7 +46,7 @@ _ACTION = re.compile(
     r"(?:now|today|here)|subscribe|apply"
     r"|add to (?:cart|basket|bag|wishlist|wish ?list|compare|comparison|favou?rites|registry)"
     r"|learn more|edit (?:this page|on github)(?: on github)?|copy (?:for llm|page|link)"
-    r"|view as markdown"
+    r"|view as markdown|print(?: view| this (?:page|article|post|topic|thread))?"
     r"|ask about this (?:section|page)|reply with quote|ask (?:a )?question|upvote|downvote"
     # The legal links of a site's footer, wherever the page repeats them.
     r"|privacy(?: policy| notice| statement| settings| choices)?|your privacy choices"

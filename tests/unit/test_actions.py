@@ -36,6 +36,11 @@ def selected(body: str) -> list[str]:
             '<a href="#" role="button">Add to Compare</a></div>',
             ["Add to Wish List", "Add to Compare"],
         ),
+        # phpBB's link above a thread.
+        (
+            '<div class="action-bar"><a href="./viewtopic.php?view=print">Print view</a></div>',
+            ["Print view"],
+        ),
         # Wrapped in inline formatting that holds nothing else.
         ('<p><strong><a href="/cart">Add to cart</a></strong></p>', ["Add to cart"]),
         # Interface lines that are not links.
