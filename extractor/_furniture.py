@@ -21,7 +21,7 @@ import re
 from lxml.etree import XPath
 from lxml.html import HtmlElement
 
-from ._text import folded_words, words
+from ._text import BLOCK_TAGS, folded_words, words
 
 CAPTION_MAX_WORDS = 80
 """A caption is a sentence or two; a longer block with a caption-like class is a text box."""
@@ -195,8 +195,8 @@ def select_headline(root: HtmlElement, titles: frozenset[str]) -> list[HtmlEleme
     for element in root.iter():
         if not isinstance(element.tag, str) or element is root or _within(element, chosen):
             continue
-        said = normalise_title(element.text_content())
         if element.tag in ("h1", "h2", "h3"):
+            said = normalise_title(element.text_content())
             # An <h1> leading the content is the headline even when it words the title
             # differently (a shorter or a longer version), but not when it says something
             # else: a service page's <title> "Ferrule pricing" over its <h1> "Rotas your
@@ -206,7 +206,7 @@ def select_headline(root: HtmlElement, titles: frozenset[str]) -> list[HtmlEleme
             if said in titles or (element.tag == "h1" and rewording and not chosen):
                 chosen.append(element)
                 continue
-        elif said in titles and element.tag in _REPEATING:
+        elif element.tag in _REPEATING and _repeats_title(element, titles):
             chosen.append(element)
             continue
         if element.tag in _LEAD_BLOCKS:
@@ -220,6 +220,16 @@ _REPEATING = frozenset({"p", "div", "span", "strong", "b", "a"})
 """Elements a repeated title is taken out of besides headings: a line, or one of its parts."""
 _LEAD_BLOCKS = frozenset({"p", "ul", "ol", "table", "blockquote", "pre"})
 """The blocks counted towards ``HEADLINE_LEAD_BLOCKS``."""
+
+
+def _repeats_title(element: HtmlElement, titles: frozenset[str]) -> bool:
+    """Whether ``element`` is a line (no block inside it) whose words are a title's. Blocks are
+    looked for first: that stops at a wrapper's first block, where reading the wrapper's text
+    would read the whole content once for every wrapper the walk enters."""
+    inner_tags = (inner.tag for inner in element.iterdescendants())
+    if any(isinstance(tag, str) and tag in BLOCK_TAGS for tag in inner_tags):
+        return False
+    return normalise_title(element.text_content()) in titles
 
 
 def _within(element: HtmlElement, chosen: list[HtmlElement]) -> bool:
