@@ -232,7 +232,7 @@ def _read_up_to_stages(
     document = parse_html(snapshot.html)
     base_url = resolve_base_url(document, snapshot.base_url)
     title_sources = read_title_sources(document, snapshot.base_url)
-    titles = page_titles(document, title_sources)
+    titles = page_titles(title_sources)
 
     code_hints = page_hints(document)
     page_type = detect_page_type(document, snapshot.final_url or snapshot.url)
@@ -370,12 +370,12 @@ def _page_metadata(snapshot: PageSnapshot, product: ProductFacts | None) -> Meta
     return replace(metadata, description=summary, sources=sources)
 
 
-def page_titles(document: HtmlElement, sources: TitleSources) -> frozenset[str]:
+def page_titles(sources: TitleSources) -> frozenset[str]:
     """The page's titles as the headline refinement matches them, read before any rule ran:
     its ``<title>`` (whole, and without the site's name after a separator), og:title and
     JSON-LD's headline, and its first ``<h1>`` when that rewords one of them (Readability.js
     turns the ``<h1>`` into an ``<h2>`` when it keeps it)."""
-    title = document.findtext(".//title")
+    title = sources.tags.title
     from_title = title_from_page(title, [], []) if title else None
     found = {
         title,
@@ -384,8 +384,7 @@ def page_titles(document: HtmlElement, sources: TitleSources) -> frozenset[str]:
         sources.ld.title,
     }
     titles = frozenset(normal for text in found if text and (normal := normalise_title(text)))
-    first_h1 = next(document.iter("h1"), None)
-    h1 = normalise_title(first_h1.text_content()) if first_h1 is not None else ""
+    h1 = normalise_title(sources.tags.h1s[0]) if sources.tags.h1s else ""
     return titles | {h1} if h1 and (not titles or rewords(h1, titles)) else titles
 
 

@@ -80,16 +80,16 @@ def kept_blocks(
 def with_post_authors(
     blocks: list[PageBlock], kept: npt.NDArray[np.bool_]
 ) -> npt.NDArray[np.bool_]:
-    """``kept``, and on a thread each short line naming an author just before a kept block: a
-    post's header ("[–] Ragnar_Dragonfyre 189 points 17 hours ago") over its kept text. The
-    trees drop such lines, mostly links and dates; the ``bylines`` refinement then keeps the
-    name alone, as a thread keeps its posts with their authors."""
+    """``kept``, and on a thread each short line naming an author just before a block the model
+    kept: a post's header ("[–] Ragnar_Dragonfyre 189 points 17 hours ago") over its text.
+    The trees drop such lines, mostly links and dates; the ``bylines`` refinement then keeps
+    the name alone, as a thread keeps its posts with their authors. Only the line next to a
+    kept block: a members list above the thread, a line each, is not pulled in after it."""
     with_authors = kept.copy()
-    for index in range(len(blocks) - 2, -1, -1):
-        block = blocks[index]
+    for index, block in enumerate(blocks[:-1]):
         if (
-            with_authors[index + 1]
-            and not with_authors[index]
+            kept[index + 1]
+            and not kept[index]
             and len(block.tokens) <= POST_HEADER_MAX_WORDS
             and block.run is None
             and holds_author_name(block.element)

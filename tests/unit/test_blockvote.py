@@ -368,6 +368,7 @@ def test_a_listing_keeps_its_entries_author_lines(monkeypatch, kind: str, kept: 
 
 
 THREAD = """<html><body><div class="comments">
+  <p class="online"><a href="/user/sam" class="author">sam</a> is online</p>
   <p class="tagline"><a href="/user/vera" class="author">vera</a> 188 points 3 hours ago</p>
   <div class="md"><p>I measured mine at 142 watts idle with both sockets populated.</p></div>
   <p class="tagline"><a href="/user/ravi" class="author">ravi</a> 97 points 2 hours ago</p>
@@ -380,10 +381,10 @@ THREAD = """<html><body><div class="comments">
 def test_a_thread_keeps_the_author_line_over_each_kept_post() -> None:
     blocks = segment(body(THREAD))
     texts = [block.text.split()[0] for block in blocks]
-    assert texts == ["vera", "I", "ravi", "Three", "Sorted", "Keep"]
-    kept = np.array([False, True, False, False, False, True])
+    assert texts == ["sam", "vera", "I", "ravi", "Three", "Sorted", "Keep"]
+    kept = np.array([False, False, True, False, False, False, True])
     with_authors = blockvote.with_post_authors(blocks, kept)
-    # vera's line heads a kept post; ravi's post was dropped, so is his line; "Sorted by"
-    # over a kept post names no author
-    assert with_authors.tolist() == [True, True, False, False, False, True]
-    assert kept.tolist() == [False, True, False, False, False, True]  # not changed in place
+    # vera's line heads a kept post, sam's line above it does not; ravi's post was dropped,
+    # so is his line; "Sorted by" over a kept post names no author
+    assert with_authors.tolist() == [False, True, True, False, False, False, True]
+    assert kept.tolist() == [False, False, True, False, False, False, True]  # not in place
