@@ -44,7 +44,7 @@ import extractor._blockvote as blockvote  # noqa: E402
 import extractor._combine as combine  # noqa: E402
 from extractor import PageSnapshot, ReadermodeError, extract  # noqa: E402
 from extractor._blockfeatures import FEATURES, Reading  # noqa: E402
-from extractor._blockvote import kept_blocks  # noqa: E402
+from extractor._blockvote import KEEP_AT_BY_TYPE, kept_blocks  # noqa: E402
 from extractor._pagetype import PageType  # noqa: E402
 from extractor._segment import PageBlock  # noqa: E402
 from extractor._token_score import token_score  # noqa: E402
@@ -53,7 +53,7 @@ from tests.corpus.wcxb import CORPUS, TYPES, WcxbPage, load_pages, sample_digest
 REPO = Path(__file__).resolve().parents[1]
 MODEL_PATH = REPO / "extractor" / "models" / "blocks.json"
 LABEL_SHARE = 0.5
-THRESHOLDS = (0.3, 0.35, 0.4, 0.45, 0.5)
+THRESHOLDS = (0.3, 0.35, 0.4, 0.45, 0.5, 0.55)
 KEEP_AT = 0.35
 GUARD_SHARES = (0.05, 0.1, 0.2, 0.3)
 """``combine.VOTE_MIN_SHARE`` values tried at ``KEEP_AT`` (rows ``min{share}@{KEEP_AT}``)."""
@@ -65,6 +65,7 @@ class PageRows:
     id: str
     type: str
     voted: bool  # would the shipped code vote on this page (its detected type)?
+    kind: str  # the detected type, which picks the threshold (blockvote.KEEP_AT_BY_TYPE)
     rows: np.ndarray
     tokens: list[tuple[str, ...]]
     labels: np.ndarray
@@ -108,7 +109,7 @@ def _record(
         return found
 
     def voted(page_type: PageType) -> bool:
-        types_seen.append(real_voted(page_type))
+        types_seen.append((real_voted(page_type), page_type.kind))
         return True
 
     def nothing_kept(rows: np.ndarray, probabilities: np.ndarray, keep_at: float) -> np.ndarray:
@@ -134,7 +135,8 @@ def _record(
     return PageRows(
         id=page.id,
         type=page.type,
-        voted=types_seen[-1],
+        voted=types_seen[-1][0],
+        kind=types_seen[-1][1],
         rows=rows,
         tokens=[block.tokens for block in blocks],
         labels=np.array([truth.vote(block.tokens) >= LABEL_SHARE for block in blocks]),
@@ -168,8 +170,9 @@ def _kept_text(page: PageRows, probabilities: np.ndarray, keep_at: float) -> str
 def cross_validate(
     pages: list[PageRows], iterations: int, trained_on: list[PageRows] | None = None
 ) -> dict[str, dict[str, float]]:
-    """Mean F1 per system and type on held-out halves (``vote@T``, ``shipped@T``, ``without``):
-    trees grown on one half of ``trained_on`` (``pages`` by default) rate the other half of
+    """Mean F1 per system and type on held-out halves (``vote@T``, ``shipped@T``, ``without``,
+    and ``shipped@by-type``: each page at its detected type's threshold, ``KEEP_AT`` or
+    ``blockvote.KEEP_AT_BY_TYPE``'s, as the shipped code reads it): trees grown on one half of ``trained_on`` (``pages`` by default) rate the other half of
     ``pages``."""
     held: list[tuple[PageRows, np.ndarray]] = []
     for fold in (0, 1):
@@ -191,6 +194,8 @@ def cross_validate(
                 kept_enough = len(kept.split()) >= share * without_words
                 shipped = vote if page.voted and kept_enough else without
                 scores[f"shipped@{keep_at}"][kind].append(shipped)
+                if keep_at == KEEP_AT_BY_TYPE.get(page.kind, KEEP_AT):
+                    scores["shipped@by-type"][kind].append(shipped)
                 for share in GUARD_SHARES if keep_at == KEEP_AT else ():
                     kept_enough = len(kept.split()) >= share * without_words
                     guarded = vote if page.voted and kept_enough else without

@@ -388,3 +388,37 @@ def test_a_thread_keeps_the_author_line_over_each_kept_post() -> None:
     # so is his line; "Sorted by" over a kept post names no author
     assert with_authors.tolist() == [False, True, True, False, False, False, True]
     assert kept.tolist() == [False, False, True, False, False, False, True]  # not in place
+
+
+PANELS = """<html><body><div class="thread">
+  <div class="post"><div class="user"><a href="/members/odile.7/">odile</a>
+    <dl><dt>Messages</dt><dd>1,204</dd></dl></div>
+    <p>The firmware update fixed the autofocus hunting on my copy as well.</p></div>
+  <div class="post"><div class="user"><a href="/members/bert.9/">bert</a>
+    <dl><dt>Messages</dt><dd>88</dd></dl></div>
+    <p>Mine too.</p></div>
+  <p>Keep the old lens caps, the new ones crack in the cold.</p>
+</div></body></html>"""
+
+
+def test_a_thread_keeps_the_name_over_a_posts_member_counters() -> None:
+    blocks = segment(body(PANELS))
+    texts = [block.text.split()[0] for block in blocks]
+    assert texts == ["odile", "Messages", "1,204", "The", "bert", "Messages", "88", "Mine", "Keep"]
+    kept = np.array([False, False, False, True, False, False, False, False, True])
+    with_authors = blockvote.with_post_authors(blocks, kept)
+    # odile's name (loose in the member panel, a run) is three blocks over her kept post; the
+    # walk back from the last paragraph stops at bert's dropped post ("Mine too."), so his name
+    # is not taken for it
+    assert with_authors.tolist() == [True, False, False, True, False, False, False, False, True]
+
+
+def test_a_posts_header_line_keeps_its_containers_names_for_the_refinements() -> None:
+    header = (
+        "<div class='crawler-post-meta'><span class='creator'><a href='/u/odile'>odile</a></span>"
+        "<link href='/t/1'><span class='crawler-post-infos'><time>May 3, 2025</time></span></div>"
+    )
+    blocks = segment(body(f"<html><body>{header}<p>Text.</p></body></html>"))
+    assert blocks[0].run is not None
+    paragraph = blockvote._as_block(blocks[0]).element
+    assert paragraph.tag == "p" and paragraph.get("class") == "crawler-post-meta"
