@@ -221,6 +221,23 @@ def test_a_threads_bylines_keep_the_authors_names_and_lose_the_rest() -> None:
         assert "marisol_k" in gone  # an article's byline goes whole
 
 
+def test_a_comments_tagline_keeps_the_name_and_loses_its_scores() -> None:
+    # old Reddit: "[–]Ragnar_Dragonfyre 188 points190 points 17 hours ago (11 children)"
+    tagline = (
+        "<p class='tagline'><a href='javascript:void(0)' class='expand'>[–]</a>"
+        "<a href='https://old.reddit.com/user/{name}' class='author'>{name}</a> "
+        "<span class='score'>188 points</span><time>17 hours ago</time> (11 children)</p>"
+    )
+    html = "".join(
+        f"<div class='entry'>{tagline.format(name=name)}<p>A reply by {name}.</p></div>"
+        for name in ("Ragnar_Dragonfyre", "rich1051414")
+    )
+    root = parse_fragment(f"<div>{html}</div>")
+    kept = " ".join(texts(select_bylines(root, keep_authors=True)))
+    assert "188 points" in kept and "17 hours ago" in kept
+    assert "Ragnar_Dragonfyre" not in kept and "rich1051414" not in kept
+
+
 def test_a_news_entrys_byline_keeps_the_name_and_loses_the_date() -> None:
     entry = (
         "<div><h3><a href='/a'>Heat pumps pass the winter test</a></h3>"
