@@ -172,8 +172,8 @@ def cross_validate(
 ) -> dict[str, dict[str, float]]:
     """Mean F1 per system and type on held-out halves (``vote@T``, ``shipped@T``, ``without``,
     and ``shipped@by-type``: each page at its detected type's threshold, ``KEEP_AT`` or
-    ``blockvote.KEEP_AT_BY_TYPE``'s, as the shipped code reads it): trees grown on one half of ``trained_on`` (``pages`` by default) rate the other half of
-    ``pages``."""
+    ``blockvote.KEEP_AT_BY_TYPE``'s, as the shipped code reads it): trees grown on one half
+    of ``trained_on`` (``pages`` by default) rate the other half of ``pages``."""
     held: list[tuple[PageRows, np.ndarray]] = []
     for fold in (0, 1):
         grown_on = pages if trained_on is None else trained_on
