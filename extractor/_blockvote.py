@@ -118,10 +118,9 @@ def _is_prose(block: PageBlock) -> bool:
 
 
 def _names_author(block: PageBlock) -> bool:
-    """Whether ``block`` is a short line naming an author: the element, or the loose inline
-    content of a run (a name's link over its member counters)."""
-    if len(block.tokens) > POST_HEADER_MAX_WORDS:
-        return False
+    """Whether ``block`` (a short line: ``_is_prose`` ended the walk before a long one) names
+    an author: the element, or the loose inline content of a run (a name's link over its
+    member counters)."""
     if block.run is None:
         return holds_author_name(block.element)
     return any(not isinstance(part, str) and holds_author_name(part) for part in block.run)
@@ -167,8 +166,8 @@ def _as_block(block: PageBlock) -> Block:
     if block.run is not None:
         paragraph = paragraph_of(block.run)
         for name in _NAMING:  # the container's names say what its loose text is (post-meta)
-            if block.element.get(name):
-                paragraph.set(name, block.element.get(name, ""))
+            if value := block.element.get(name):
+                paragraph.set(name, value)
         return Block(paragraph, "")
     element = detached(block.element)
     if element.tag in AS_PARAGRAPH:
