@@ -135,6 +135,22 @@ def text_blocks(root: HtmlElement) -> list[str]:
     return ["\n".join(group) for group in groups]
 
 
+def preformatted_text(pre: HtmlElement) -> str:
+    """A ``<pre>``'s text as shown: its text with each ``<br>`` a line break. Some sites write
+    code as ``<pre>line<br>line</pre>``, and ``text_content()`` ran the lines into one
+    ("python3import subprocessimport time")."""
+    parts: list[str] = []
+    for event, element in lxml.etree.iterwalk(pre, events=("start", "end")):
+        if event == "start":
+            if element.tag == "br":
+                parts.append("\n")
+            if isinstance(element.tag, str):
+                parts.append(element.text or "")
+        elif element is not pre:
+            parts.append(element.tail or "")
+    return "".join(parts)
+
+
 _ENTER, _EXIT, _TAIL = 0, 1, 2
 
 
@@ -155,7 +171,7 @@ def _walk(root: HtmlElement, acc: _Blocks) -> None:
             continue
         if tag == "pre":
             acc.flush(False)
-            acc.add_verbatim(element.text_content())
+            acc.add_verbatim(preformatted_text(element))
             acc.flush(False)
             continue
         if tag in BLOCK_TAGS:

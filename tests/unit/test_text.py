@@ -7,7 +7,13 @@ import sys
 
 import lxml.html
 
-from extractor._text import _FOLDS_ACROSS_CLASSES, folded_words, spaced_text, words
+from extractor._text import (
+    _FOLDS_ACROSS_CLASSES,
+    element_text,
+    folded_words,
+    spaced_text,
+    words,
+)
 
 _HAN_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD_CHARACTER = re.compile(r"\w")
@@ -50,3 +56,14 @@ def test_spaced_text_keeps_touching_cells_and_blocks_apart() -> None:
     assert words(spaced_text(table)) == ["Attribute", "Data", "Type", "abcd", "x", "y"]
     paragraphs = lxml.html.fromstring("<div><p>one</p><p>two</p>three</div>")
     assert words(spaced_text(paragraphs)) == ["one", "two", "three"]
+
+
+def test_a_code_blocks_line_breaks_are_lines_in_the_text() -> None:
+    # Some sites write code as lines joined by <br> inside <pre>, not by newlines.
+    page = lxml.html.fromstring(
+        "<div><p>The script:</p><pre><code>#!/usr/bin/env python3<br><br>import os<br>"
+        "<b>x</b> = 1<!-- set --><br>  print(x)</code></pre><p>After.</p></div>"
+    )
+    assert element_text(page) == (
+        "The script:\n\n#!/usr/bin/env python3\n\nimport os\nx = 1\n  print(x)\n\nAfter.\n"
+    )
