@@ -130,3 +130,17 @@ def test_the_model_says_forum_only_where_the_rules_saw_a_sign_of_one() -> None:
     found = decide({"article": 0.5}, (), probabilities)
     assert found.kind == "article" and found.evidence[-1].startswith("article model: forum 0.50")
     assert decide({"forum": 1.0}, (), probabilities).kind == "forum"
+
+
+def test_a_sure_model_outweighs_decisive_rules_but_not_a_threads() -> None:
+    # og:type product (3 of product evidence) on a grid the model is sure is a collection.
+    sure = np.zeros(len(PAGE_TYPES))
+    sure[PAGE_TYPES.index("collection")] = 0.97
+    sure[PAGE_TYPES.index("product")] = 0.03
+    found = decide({"product": 3.0}, ("product +3: og:type product",), sure)
+    assert found.kind == "collection" and found.model
+    assert found.evidence[-1].endswith("(sure enough to outweigh 3 of product rules)")
+    # Less sure, the declared type stands; a thread the rules read is never overruled.
+    unsure = np.where(sure > 0.5, 0.9, 0.1)
+    assert decide({"product": 3.0}, (), unsure).kind == "product"
+    assert decide({"forum": 3.0}, (), sure).kind == "forum"
