@@ -91,6 +91,8 @@ class _Blocks:
     # (text, tight): a tight block follows the previous one after a single newline.
     blocks: list[tuple[str, bool]] = field(default_factory=list)
     line: list[str] = field(default_factory=list)
+    # Where in ``line`` a <br> broke it: a line break inside the block, not a new block.
+    breaks: list[int] = field(default_factory=list)
     tight: bool = False
     # Set when a list or table starts or ends, so it is set apart from its neighbours.
     group_break: bool = False
@@ -99,18 +101,39 @@ class _Blocks:
         if text:
             self.line.append(text)
 
+    def add_break(self) -> None:
+        self.breaks.append(len(self.line))
+
     def flush(self, next_tight: bool) -> None:
-        text = _SPACES.sub(" ", "".join(self.line)).strip()
+        text = _broken_lines(self.line, self.breaks)
         if text:
             self.blocks.append((text, self.tight and not self.group_break))
             self.group_break = False
         self.line = []
+        self.breaks = []
         self.tight = next_tight
 
     def add_verbatim(self, text: str) -> None:
         text = text.strip("\n")
         if text.strip():
             self.blocks.append((text, False))
+
+
+def _broken_lines(parts: list[str], breaks: list[int]) -> str:
+    """``parts`` joined, spaces collapsed, one line per stretch between ``breaks``; two breaks
+    in a row (``<br><br>``) leave a blank line, more leave no more than that."""
+    if not breaks:
+        return _SPACES.sub(" ", "".join(parts)).strip()
+    bounds = [0, *breaks, len(parts)]
+    lines = [
+        _SPACES.sub(" ", "".join(parts[start:end])).strip()
+        for start, end in zip(bounds, bounds[1:], strict=False)
+    ]
+    kept: list[str] = []
+    for line in lines:
+        if line or (kept and kept[-1]):
+            kept.append(line)
+    return "\n".join(kept).strip()
 
 
 def element_text(root: HtmlElement) -> str:
@@ -179,7 +202,7 @@ def _walk(root: HtmlElement, acc: _Blocks) -> None:
             if tag in _GROUP_TAGS:
                 acc.group_break = True
         elif tag == "br":
-            acc.flush(acc.tight)
+            acc.add_break()
         elif tag in _CELL_TAGS and acc.line:
             acc.add_inline("\t")
         if not tag:

@@ -141,7 +141,7 @@ def test_text_layout_blocks_lists_and_tables() -> None:
         "<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>"
     )
     text = postprocess(root, base_url=None).text
-    assert text == "Title\n\nOne bold line\n\nsecond line\n\nfirst\nsecond\n\na b\n1 2\n"
+    assert text == "Title\n\nOne bold line\nsecond line\n\nfirst\nsecond\n\na b\n1 2\n"
 
 
 def test_wrapper_divs_are_unwrapped() -> None:

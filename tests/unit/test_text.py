@@ -67,3 +67,15 @@ def test_a_code_blocks_line_breaks_are_lines_in_the_text() -> None:
     assert element_text(page) == (
         "The script:\n\n#!/usr/bin/env python3\n\nimport os\nx = 1\n  print(x)\n\nAfter.\n"
     )
+
+
+def test_a_line_break_is_a_new_line_of_the_same_block() -> None:
+    # A poem's or an address's lines: one newline apart, a blank line only for <br><br>.
+    page = lxml.html.fromstring(
+        "<div><p>The cloud is a coordination layer.<br> It is a terrible place.</p>"
+        "<p>Line one<br><br><br>Line two<br></p><ul><li>x<br>y</li><li>z</li></ul></div>"
+    )
+    assert element_text(page) == (
+        "The cloud is a coordination layer.\nIt is a terrible place.\n\n"
+        "Line one\n\nLine two\n\nx\ny\nz\n"
+    )
