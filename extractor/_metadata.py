@@ -36,7 +36,7 @@ from ._dates import find_dates
 from ._jsonld import JsonLdFields, read_json_ld
 from ._metatags import PageTags, clean, read_tags
 from ._postprocess import resolve_base_url
-from ._title import strip_site_name, title_from_page
+from ._title import strip_host_suffix, strip_site_name, title_from_page
 from ._types import Metadata, PageSnapshot, ReadabilityResult
 
 MAX_LIST_ITEMS = 30
@@ -139,7 +139,8 @@ def _title(
         ],
     )
     if title:
-        return strip_site_name(title, site_name)
+        stripped = strip_site_name(title, site_name)
+        return stripped if stripped != title else strip_host_suffix(title, tags.host)
     site_names = [site_name] if site_name else []
     found = title_from_page(tags.title, tags.h1s, site_names + tags.home_names)
     if found is None:

@@ -58,6 +58,8 @@ class PageTags:
     h1s: list[str] = field(default_factory=list)
     home_names: list[str] = field(default_factory=list)
     lang: str | None = None
+    host: str | None = None
+    """The page's host name, lower-cased (``www.newegg.com``)."""
 
     def first(self, *keys: str) -> str | None:
         """The first value of the first ``<meta>`` key present, in the order given."""
@@ -163,6 +165,7 @@ def read_tags(document: HtmlElement, page_url: str | None = None) -> PageTags:
         title=_text(title) if title is not None else None,
         h1s=[text for text in h1s if text],
         home_names=_home_names(document, page_url),
+        host=(urlsplit(page_url).hostname or None) if page_url else None,
         lang=clean(
             document.get("lang") or document.get("{http://www.w3.org/XML/1998/namespace}lang")
         ),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " » ", " / ")
@@ -28,8 +29,35 @@ def strip_site_name(title: str, site_name: str | None) -> str:
     return title
 
 
-def _split_suffix(title: str) -> str | None:
-    """``title`` without its last separator's tail, if what is left is a plausible title."""
+_SQUASH = re.compile(r"[\W_]+")
+MIN_HOST_LABEL = 4
+"""A host's label shorter than this ("bbc", "nyt") is too likely to be a word of a title."""
+_HOST_PREFIXES = frozenset({"www", "m", "en", "shop", "store", "blog", "docs", "support"})
+
+
+def strip_host_suffix(title: str, host: str | None) -> str:
+    """``title`` without a tail after its last separator that names the page's host ("GAME
+    CHANGER | Newegg.com" on www.newegg.com, "... | Road Runner Sports" on
+    roadrunnersports.com): a site's name that no <meta> gives, said the way its address does."""
+    split = _last_split(title) if host else None
+    if split is None or host is None:
+        return title
+    head, tail = split
+    squashed_tail = _SQUASH.sub("", tail.casefold())
+    labels = [label for label in host.split(".")[:-1] if label not in _HOST_PREFIXES]
+    squashed_host = "".join(labels)
+    named = (len(squashed_tail) >= MIN_HOST_LABEL and squashed_tail in squashed_host) or any(
+        len(label) >= MIN_HOST_LABEL and label.replace("-", "") in squashed_tail for label in labels
+    )
+    # A site's name is a proper noun ("Road Runner Sports"); a subtitle has lower-case words
+    # ("iPhone review - Apple's best yet" on apple.com).
+    proper = all(not word[0].islower() for word in tail.split())
+    short = len(tail.split()) <= MAX_SUFFIX_WORDS
+    return head if named and proper and short and head else title
+
+
+def _last_split(title: str) -> tuple[str, str] | None:
+    """``title``'s head and tail around its last separator, or None without one."""
     cut = max(
         ((title.rfind(sep), sep) for sep in SEPARATORS if title.rfind(sep) > 0),
         default=None,
@@ -37,7 +65,15 @@ def _split_suffix(title: str) -> str | None:
     if cut is None:
         return None
     index, separator = cut
-    head, tail = title[:index].strip(), title[index + len(separator) :].strip()
+    return title[:index].strip(), title[index + len(separator) :].strip()
+
+
+def _split_suffix(title: str) -> str | None:
+    """``title`` without its last separator's tail, if what is left is a plausible title."""
+    split = _last_split(title)
+    if split is None:
+        return None
+    head, tail = split
     if (
         len(head.split()) >= MIN_TITLE_WORDS
         and len(tail.split()) <= MAX_SUFFIX_WORDS

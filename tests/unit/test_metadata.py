@@ -13,7 +13,7 @@ import pytest
 from extractor import Metadata, PageSnapshot, ReadabilityResult, extract
 from extractor._metadata import read_metadata
 from extractor._parse import parse_html
-from extractor._title import strip_site_name, title_from_page
+from extractor._title import strip_host_suffix, strip_site_name, title_from_page
 from tests.conftest import FIXTURES
 
 CASES = sorted((FIXTURES / "metadata").glob("*.html"))
@@ -151,6 +151,24 @@ def test_home_link_names_the_site_in_the_title() -> None:
     assert metadata_of(html, "https://hollins.example/show.html").title == "Show Report 2023"
 
 
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://www.newegg.com/p/N82E1", "GAME CHANGER"),
+        ("https://newegg.com/p/N82E1", "GAME CHANGER"),
+        ("https://www.other-shop.example/p/1", "GAME CHANGER | Newegg.com"),
+        (None, "GAME CHANGER | Newegg.com"),
+    ],
+)
+def test_a_title_tail_naming_the_host_is_the_sites_name(url: str | None, expected: str) -> None:
+    # og:title with the shop's name as its address says it, and no og:site_name.
+    html = (
+        "<html><head><meta property='og:title' content='GAME CHANGER | Newegg.com'></head>"
+        "<body><p>x</p></body></html>"
+    )
+    assert metadata_of(html, url).title == expected
+
+
 def test_rel_author_link_names_the_author() -> None:
     metadata = metadata_of(
         "<html><body><p>By <a rel='author' href='/u/1'>Ida Kern</a></p></body></html>"
@@ -223,6 +241,35 @@ def test_extraction_leaves_the_callers_tree_alone_when_reading_dates() -> None:
 )
 def test_strip_site_name(title: str, site: str | None, expected: str) -> None:
     assert strip_site_name(title, site) == expected
+
+
+@pytest.mark.parametrize(
+    ("title", "host", "expected"),
+    [
+        (
+            "Trail Shoes: Shop All | Road Runner Sports",
+            "www.roadrunnersports.com",
+            "Trail Shoes: Shop All",
+        ),
+        ("Set up a workstation | Logitech Ergo Series", "www.logitech.com", "Set up a workstation"),
+        (
+            "Accounting tools freelancers use | Moxie",
+            "www.withmoxie.com",
+            "Accounting tools freelancers use",
+        ),
+        # A short label could be any word; a tail not naming the host is part of the title.
+        ("Ferry returns - BBC News", "www.bbc.co.uk", "Ferry returns - BBC News"),
+        ("Python vs Java - a fair fight", "python.org", "Python vs Java - a fair fight"),
+        ("Newegg.com", "www.newegg.com", "Newegg.com"),
+        (
+            "iPhone 16 review - Apple's best yet",
+            "www.apple.com",
+            "iPhone 16 review - Apple's best yet",
+        ),
+    ],
+)
+def test_strip_host_suffix(title: str, host: str, expected: str) -> None:
+    assert strip_host_suffix(title, host) == expected
 
 
 @pytest.mark.parametrize(
