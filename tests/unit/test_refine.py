@@ -71,6 +71,22 @@ def test_article_boundary_trims_merged_siblings() -> None:
     assert trace[0].name == "article-boundary"
 
 
+def test_a_shops_single_article_is_no_boundary() -> None:
+    # A product's page whose one <article> is the description box: the feature list beside it
+    # is the product's too. Listings and collections likewise; articles keep the boundary.
+    features = "<ul><li>Colours from plants and spices, tested for heavy metals</li></ul>"
+    page = lxml.html.document_fromstring(
+        f"<html><body><article><h1>Food colours</h1><p>{PROSE}</p><p>{PROSE[::-1]}</p>"
+        f"</article>{features}</body></html>"
+    )
+    context = RefineContext(boundary=article_boundary(page))
+    for kind, kept in (("product", True), ("listing", True), ("article", False)):
+        candidate = fragment(f"<div><p>{PROSE}</p><p>{PROSE[::-1]}</p></div>{features}")
+        rules = typed_rules(PageType(kind, weights={kind: 3.0}), REFINEMENT_NAMES)
+        refine(candidate, context, rules)
+        assert ("Colours from plants" in candidate.text_content()) is kept, kind
+
+
 def test_article_boundary_needs_exactly_one_long_article() -> None:
     two = lxml.html.document_fromstring(
         f"<html><body><article><p>{PROSE}</p></article><article><p>{PROSE}</p></article></body></html>"
