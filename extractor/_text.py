@@ -137,8 +137,8 @@ def _broken_lines(parts: list[str], breaks: list[int]) -> str:
 
 
 def element_text(root: HtmlElement) -> str:
-    """Plain text of clean HTML: blocks separated by blank lines, list items by newlines,
-    table cells by spaces, <pre> kept verbatim."""
+    """Plain text of clean HTML: blocks separated by blank lines, list items and a <br>'s
+    lines by newlines, table cells by spaces, <pre> kept verbatim."""
     blocks = text_blocks(root)
     return "\n\n".join(blocks) + "\n" if blocks else ""
 

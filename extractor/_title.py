@@ -39,8 +39,7 @@ def strip_host_suffix(title: str, host: str | None) -> str:
     """``title`` without a tail after its last separator that names the page's host ("GAME
     CHANGER | Newegg.com" on www.newegg.com, "... | Road Runner Sports" on
     roadrunnersports.com): a site's name that no <meta> gives, said the way its address does."""
-    split = _last_split(title) if host else None
-    if split is None or host is None:
+    if not host or (split := _last_split(title)) is None:
         return title
     head, tail = split
     squashed_tail = _SQUASH.sub("", tail.casefold())
