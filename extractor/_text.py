@@ -158,20 +158,14 @@ def text_blocks(root: HtmlElement) -> list[str]:
     return ["\n".join(group) for group in groups]
 
 
+_LINE_BREAK = frozenset({"br"})
+
+
 def preformatted_text(pre: HtmlElement) -> str:
     """A ``<pre>``'s text as shown: its text with each ``<br>`` a line break. Some sites write
     code as ``<pre>line<br>line</pre>``, and ``text_content()`` ran the lines into one
     ("python3import subprocessimport time")."""
-    parts: list[str] = []
-    for event, element in lxml.etree.iterwalk(pre, events=("start", "end")):
-        if event == "start":
-            if element.tag == "br":
-                parts.append("\n")
-            if isinstance(element.tag, str):
-                parts.append(element.text or "")
-        elif element is not pre:
-            parts.append(element.tail or "")
-    return "".join(parts)
+    return _marked_text(pre, _LINE_BREAK, frozenset(), "\n")
 
 
 _ENTER, _EXIT, _TAIL = 0, 1, 2
@@ -224,15 +218,23 @@ def spaced_text(element: HtmlElement) -> str:
     (``<th>Attribute</th><th>Data Type</th>``), and their words must not run together."""
     if not any(node.tag in _SEPARATED for node in element.iterdescendants()):
         return element.text_content()  # nothing to keep apart (most blocks): lxml's own walk
+    return _marked_text(element, _SEPARATED, _SEPARATED, " ")
+
+
+def _marked_text(
+    element: HtmlElement, opening: frozenset[str], closing: frozenset[str], mark: str
+) -> str:
+    """``element``'s text in document order, with ``mark`` where an element of ``opening``
+    starts and one of ``closing`` ends."""
     parts: list[str] = []
     for event, node in lxml.etree.iterwalk(element, events=("start", "end", "comment", "pi")):
         if event == "start":
-            if node.tag in _SEPARATED:
-                parts.append(" ")
+            if node.tag in opening:
+                parts.append(mark)
             parts.append(node.text or "")
             continue
-        if event == "end" and node.tag in _SEPARATED:
-            parts.append(" ")
+        if event == "end" and node.tag in closing:
+            parts.append(mark)
         if node is not element:  # a comment's own text is not the page's; its tail is
             parts.append(node.tail or "")
     return "".join(parts)

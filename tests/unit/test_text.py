@@ -62,10 +62,10 @@ def test_a_code_blocks_line_breaks_are_lines_in_the_text() -> None:
     # Some sites write code as lines joined by <br> inside <pre>, not by newlines.
     page = lxml.html.fromstring(
         "<div><p>The script:</p><pre><code>#!/usr/bin/env python3<br><br>import os<br>"
-        "<b>x</b> = 1<!-- set --><br>  print(x)</code></pre><p>After.</p></div>"
+        "<b>x</b> = 1<!-- set --> # one<br>  print(x)</code></pre><p>After.</p></div>"
     )
     assert element_text(page) == (
-        "The script:\n\n#!/usr/bin/env python3\n\nimport os\nx = 1\n  print(x)\n\nAfter.\n"
+        "The script:\n\n#!/usr/bin/env python3\n\nimport os\nx = 1 # one\n  print(x)\n\nAfter.\n"
     )
 
 
