@@ -29,6 +29,7 @@ from ._panels import open_collapsed_panels
 from ._parse import parse_html
 from ._postprocess import CleanContent, html_to_text, resolve_base_url
 from ._productfacts import ProductFacts, complete_product, read_product_facts
+from ._quotes import REPEATED_QUOTES, drop_repeated_quotes
 from ._refine import RefineContext, article_boundary
 from ._rules import apply_rules
 from ._stages import DEFAULT_STAGES, READ_AHEAD_STAGES
@@ -350,6 +351,10 @@ def _read(
         result = combine(page, result, page_type)
     if POST_COUNTERS in page.rules:  # the type's rules: on forum pages only
         content, entry = drop_counters(result.content)
+        if entry is not None:
+            result = CascadeResult(result.stage, content, [*result.trace, entry])
+    if REPEATED_QUOTES in page.rules:  # forum pages only, as the counters
+        content, entry = drop_repeated_quotes(result.content)
         if entry is not None:
             result = CascadeResult(result.stage, content, [*result.trace, entry])
     return result

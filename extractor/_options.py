@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ._counters import POST_COUNTERS
 from ._decode import DEFAULT_MAX_BYTES
+from ._quotes import REPEATED_QUOTES
 from ._refine import REFINEMENT_NAMES
 from ._rules import PRECLEAN_RULES
 
@@ -20,10 +21,10 @@ NO_CONTENT = "no-content"
 """The switch of the judgement that a page has no main content (``_emptiness.py``)."""
 
 ALL_RULES: frozenset[str] = (
-    PRECLEAN_RULES | REFINEMENT_NAMES | {CROSS_CHECK, NO_CONTENT, POST_COUNTERS}
+    PRECLEAN_RULES | REFINEMENT_NAMES | {CROSS_CHECK, NO_CONTENT, POST_COUNTERS, REPEATED_QUOTES}
 )
 """Every switchable removal: the pre-clean families, the refinements of candidates and of the
-final reading (``post-counters``), and the two judgements."""
+final reading (``post-counters``, ``repeated-quotes``), and the two judgements."""
 
 MIN_WORDS = 2
 """A stage's result with fewer words than this (empty, or a single word) is rejected."""

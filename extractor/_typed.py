@@ -17,6 +17,7 @@ from __future__ import annotations
 from ._cascade import Stage
 from ._counters import POST_COUNTERS
 from ._pagetype import DEFAULT_TYPE, PageType
+from ._quotes import REPEATED_QUOTES
 from ._records import CONTAINMENT, RecordsStage
 from ._types import TraceEntry
 
@@ -75,6 +76,11 @@ COUNTERS_ONLY_ON = frozenset({"forum"})
 ``post-counters`` refinement (``_counters``) removes: on a thread they are each post's
 furniture; elsewhere a bare number is a price, a step or a table's figure."""
 
+QUOTES_ONLY_ON = frozenset({"forum"})
+"""Types whose quotes of what the page already said the ``repeated-quotes`` refinement
+(``_quotes``) removes: a reply's quote of the opening post; elsewhere a repeated quote is an
+article's pull quote, which its ground truth holds twice as often as once."""
+
 
 KEEP_COLLAPSED_ON = frozenset({"service", "product"})
 """Types whose collapsed accordion panels the ``collapsed`` rule would throw away: a service
@@ -92,6 +98,7 @@ ONLY_ON: dict[str, frozenset[str]] = {
     "shelves": SHELVES_ONLY_ON,
     "facets": FACETS_ONLY_ON,
     POST_COUNTERS: COUNTERS_ONLY_ON,
+    REPEATED_QUOTES: QUOTES_ONLY_ON,
 }
 """Rules that run on these types only."""
 OFF_ON: dict[str, frozenset[str]] = {
