@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import TypeAlias
@@ -31,6 +32,7 @@ from ._postprocess import CleanContent, html_to_text, resolve_base_url
 from ._productfacts import ProductFacts, complete_product, read_product_facts
 from ._quotes import REPEATED_QUOTES, drop_repeated_quotes
 from ._refine import RefineContext, article_boundary
+from ._repeats import REPEATED_BLOCKS, drop_repeated_blocks
 from ._rules import apply_rules
 from ._stages import DEFAULT_STAGES, READ_AHEAD_STAGES
 from ._text import count_words
@@ -332,6 +334,17 @@ def _finish(reading: _Reading, snapshot: PageSnapshot, options: ExtractOptions) 
     )
 
 
+FINAL_REFINEMENTS: tuple[
+    tuple[str, Callable[[CleanContent], tuple[CleanContent, TraceEntry | None]]], ...
+] = (
+    (POST_COUNTERS, drop_counters),
+    (REPEATED_QUOTES, drop_repeated_quotes),
+    (REPEATED_BLOCKS, drop_repeated_blocks),
+)
+"""The refinements of the page's final reading, in order, each with its switch: a quote
+repeated in full is dropped before a block could be dropped from inside it."""
+
+
 def _read(
     page: StageInput, stages: tuple[Stage, ...], page_type: PageType, options: ExtractOptions
 ) -> CascadeResult:
@@ -349,14 +362,11 @@ def _read(
         result = cross_check(page, result, stages)
     if not chosen:
         result = combine(page, result, page_type)
-    if POST_COUNTERS in page.rules:  # the type's rules: on forum pages only
-        content, entry = drop_counters(result.content)
-        if entry is not None:
-            result = CascadeResult(result.stage, content, [*result.trace, entry])
-    if REPEATED_QUOTES in page.rules:  # forum pages only, as the counters
-        content, entry = drop_repeated_quotes(result.content)
-        if entry is not None:
-            result = CascadeResult(result.stage, content, [*result.trace, entry])
+    for rule, refine in FINAL_REFINEMENTS:
+        if rule in page.rules:  # the type's rules (_typed): counters and quotes on forums
+            content, entry = refine(result.content)
+            if entry is not None:
+                result = CascadeResult(result.stage, content, [*result.trace, entry])
     return result
 
 

@@ -9,6 +9,7 @@ from ._counters import POST_COUNTERS
 from ._decode import DEFAULT_MAX_BYTES
 from ._quotes import REPEATED_QUOTES
 from ._refine import REFINEMENT_NAMES
+from ._repeats import REPEATED_BLOCKS
 from ._rules import PRECLEAN_RULES
 
 if TYPE_CHECKING:
@@ -21,10 +22,12 @@ NO_CONTENT = "no-content"
 """The switch of the judgement that a page has no main content (``_emptiness.py``)."""
 
 ALL_RULES: frozenset[str] = (
-    PRECLEAN_RULES | REFINEMENT_NAMES | {CROSS_CHECK, NO_CONTENT, POST_COUNTERS, REPEATED_QUOTES}
+    PRECLEAN_RULES
+    | REFINEMENT_NAMES
+    | {CROSS_CHECK, NO_CONTENT, POST_COUNTERS, REPEATED_QUOTES, REPEATED_BLOCKS}
 )
 """Every switchable removal: the pre-clean families, the refinements of candidates and of the
-final reading (``post-counters``, ``repeated-quotes``), and the two judgements."""
+final reading (``post-counters``, ``repeated-quotes``, ``repeated-blocks``), and the two judgements."""
 
 MIN_WORDS = 2
 """A stage's result with fewer words than this (empty, or a single word) is rejected."""

@@ -19,6 +19,7 @@ from ._counters import POST_COUNTERS
 from ._pagetype import DEFAULT_TYPE, PageType
 from ._quotes import REPEATED_QUOTES
 from ._records import CONTAINMENT, RecordsStage
+from ._repeats import REPEATED_BLOCKS
 from ._types import TraceEntry
 
 WIDENED_STAGE = "readability-lxml"
@@ -93,6 +94,12 @@ and swung collections by 0.4 a page either way (REI's buying guides: kept by som
 truths, not by others; the grid's reading changes with them): 0.6794 -> 0.6782."""
 
 
+KEEP_REPEATS_ON = frozenset({"documentation"})
+"""Types whose passages repeated word for word the ``repeated-blocks`` refinement
+(``_repeats``) would thin: a documentation page repeats a command or a code sample in each
+section or tab that needs it."""
+
+
 ONLY_ON: dict[str, frozenset[str]] = {
     "reviews": REVIEWS_ONLY_ON,
     "shelves": SHELVES_ONLY_ON,
@@ -107,6 +114,7 @@ OFF_ON: dict[str, frozenset[str]] = {
     "captions": KEEP_CAPTIONS_ON,
     "collapsed": KEEP_COLLAPSED_ON,
     "article-boundary": KEEP_OUTSIDE_ARTICLE_ON,
+    REPEATED_BLOCKS: KEEP_REPEATS_ON,
 }
 """Rules that run on every type but these."""
 

@@ -1,0 +1,113 @@
+"""A passage the reading already holds, read again: the page's second copy of a section.
+
+Pages serve some of their text twice and show it once: a mobile and a desktop copy of a
+section, one hidden by a media query (Miro's home page serves its hero three times); a
+card's text again in its hover overlay; a Webflow page's gated copy of the article right
+after it, hidden by a condition; a carousel's cloned slides. A static reader sees no style
+sheet, so every copy comes through, and a corpus built from the reading holds the passage
+twice. The refinement drops a run of leaf blocks (paragraphs, list items, headings, code:
+blocks with no block inside them) that repeats, word for word and in order, a run ending
+just before it, when the run is long enough not to repeat on purpose.
+
+What repeats on purpose is kept: a single block every few blocks (the question put to each
+guest of an interview, a card's "Add to cart", a credit line under every picture), and runs
+far from their first (a meal plan's second week, a grid's cards sharing their specification
+lines). A documentation page repeats its commands in each tab or section and keeps them
+(``_typed``).
+"""
+
+from __future__ import annotations
+
+from lxml.html import HtmlElement
+
+from ._parse import inner_html, parse_fragment
+from ._postprocess import CleanContent, html_to_text
+from ._rules import remove_and_record
+from ._text import BLOCK_TAGS, spaced_text, words
+from ._types import TraceEntry
+
+REPEATED_BLOCKS = "repeated-blocks"
+"""The refinement's switch in ``ExtractOptions.rules``."""
+
+MIN_WORDS = 20
+MIN_BLOCKS = 2
+"""A copy holds this many words and blocks at least."""
+MAX_GAP = 10
+"""... and begins within this many blocks of its first's end. Dropping copies anywhere
+cost an article benchmark page 0.25 F1 (a meal plan whose weeks share their supplements),
+and single blocks too another 0.02 (the interview)."""
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+"""A run under a heading of its own is not a copy, however like the run before it: a meal
+plan's "Plan F", the same meals as plan E under a new title."""
+CANDIDATES = 16
+"""Earlier copies of a block tried as the start of the run it repeats (the latest): a card's
+"Add to cart" repeated a hundred times is not tried a hundred times."""
+
+
+def _leaf_blocks(root: HtmlElement) -> list[HtmlElement]:
+    """The block elements of ``root`` with no block element inside them, in document order."""
+    return [
+        element
+        for element in root.iter(*BLOCK_TAGS)
+        if element is not root and next(element.iterdescendants(*BLOCK_TAGS), None) is None
+    ]
+
+
+def select_repeated_blocks(root: HtmlElement) -> list[HtmlElement]:
+    """The leaf blocks of ``root`` that make up a copy of the run of leaf blocks just
+    before them (``MIN_WORDS``, ``MIN_BLOCKS``, ``MAX_GAP``, ``HEADINGS``)."""
+    blocks = _leaf_blocks(root)
+    said = [tuple(word.lower() for word in words(spaced_text(block))) for block in blocks]
+    earlier: dict[tuple[str, ...], list[int]] = {}  # where each block's words were first
+    found: list[HtmlElement] = []
+    index = 0
+    while index < len(blocks):
+        length = _copy_length(said, index, earlier.get(said[index], []))
+        if length and not (index and blocks[index - 1].tag in HEADINGS):
+            found.extend(blocks[index : index + length])
+            index += length  # a copy's blocks are not the originals of later copies
+            continue
+        for at in range(index, index + max(length, 1)):  # a retitled run: read on after it
+            if said[at]:
+                earlier.setdefault(said[at], []).append(at)
+        index += max(length, 1)
+    return found
+
+
+def _copy_length(said: list[tuple[str, ...]], index: int, starts: list[int]) -> int:
+    """How many blocks from ``index`` on make up a copy of the run from one of ``starts``
+    (the last ``CANDIDATES``); 0 when none does."""
+    longest = 0
+    for start in starts[-CANDIDATES:]:
+        length = 0
+        while (
+            index + length < len(said)
+            and start + length < index
+            and said[start + length] == said[index + length]
+        ):
+            length += 1
+        copied = sum(len(block_words) for block_words in said[index : index + length])
+        near = index - (start + length) <= MAX_GAP
+        if near and length >= MIN_BLOCKS and copied >= MIN_WORDS:
+            longest = max(longest, length)
+    return longest
+
+
+def drop_repeated_blocks(content: CleanContent) -> tuple[CleanContent, TraceEntry | None]:
+    """``content`` without its blocks' second copies, and the trace entry of what went
+    (None: nothing)."""
+    lines = [line for line in (raw.strip() for raw in content.text.splitlines()) if line]
+    if len(set(lines)) == len(lines):
+        return content, None  # no line repeats, so no block does: no parse needed
+    root = parse_fragment(content.html)
+    entry = remove_and_record(
+        select_repeated_blocks(root),
+        "post",
+        REPEATED_BLOCKS,
+        "a run of blocks repeating, word for word, the run just before it (a copy for "
+        "another screen size)",
+    )
+    if entry is None:
+        return content, None
+    html = inner_html(root)
+    return CleanContent(html=html, text=html_to_text(html)), entry
