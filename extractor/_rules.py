@@ -42,6 +42,10 @@ _A11Y_LABEL = re.compile(
     r"(^|[\s_-])(visually-?hidden|sr-only|screen-?reader(-text|-only)?|a11y-hidden)($|[\s_-])",
     re.IGNORECASE,
 )
+_CONDITION_HIDDEN = "w-condition-invisible"
+"""Webflow's class for an element its CMS condition hides: every Webflow site's style sheet
+says ``display: none !important`` for it, so a reader never sees it (a blog post's gated copy
+of the article, an empty field's placeholder)."""
 _EXECUTABLE_TAGS = (
     "script",
     "style",
@@ -183,7 +187,15 @@ def marked_by_renderer(element: HtmlElement) -> bool:
 
 def _select_hidden(walk: _Walk) -> Iterable[HtmlElement]:
     hidden, panels = _hidden_and_panels(walk)
-    return [el for el in hidden if el not in panels]
+    found = [el for el in hidden if el not in panels]
+    if _CONDITION_HIDDEN in walk.labels:  # a substring search first: most pages have none
+        conditional = [
+            el
+            for el, _, lowered in walk.labelled
+            if _CONDITION_HIDDEN in lowered.split() and el.tag not in _PROTECTED
+        ]
+        found.extend(walk.live(conditional))
+    return found
 
 
 def _select_collapsed(walk: _Walk) -> Iterable[HtmlElement]:

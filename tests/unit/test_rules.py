@@ -74,6 +74,8 @@ def run(html: str, rules: frozenset[str] = ALL_RULES) -> tuple[str, list]:
             '<div id="p" data-readermode-hidden="display">MARKEDPANELTEXT</div>',
         ),
         ("hidden", "<div x-cloak><p>XCLOAKTEXT</p></div>"),
+        # Webflow's conditional visibility: display:none !important in every Webflow site
+        ("hidden", '<div class="layout w-condition-invisible"><p>WEBFLOWGATEDTEXT</p></div>'),
         ("hidden", '<div style="color:red; display: none">DISPLAYNONETEXT</div>'),
         ("hidden", '<div style="VISIBILITY:hidden">VISIBILITYTEXT</div>'),
         ("hidden", '<div data-readermode-hidden="offscreen">MARKEDTEXT</div>'),
@@ -110,6 +112,7 @@ def test_family_removes_its_kind_and_says_so(family: str, boilerplate: str) -> N
     "kept",
     [
         '<div hidden="until-found"><p>UNTILFOUND revealable by find-in-page</p></div>',
+        '<div class="w-condition-invisible-note"><p>WEBFLOWLOOKALIKE class</p></div>',
         "<article><header><h1>ARTICLEHEADER headline</h1></header>" + ARTICLE + "</article>",
         "<main><footer>MAINFOOTER filed under politics</footer>" + ARTICLE + "</main>",
         '<article class="post comments-open">' + ARTICLE + "<p>COMMENTSOPEN</p></article>",
