@@ -228,10 +228,18 @@ def normalize_whitespace(root: HtmlElement) -> None:
         # Pygments' ``<span class="w">``): empty only to the eye.
         if element in preformatted:
             continue
+        if element.tag not in BLOCK_TAGS and element.text and not _starts_spaced(element.tail):
+            # an inline element that is only a space (Sphinx's ``<span class="w"> </span>``
+            # between "class" and the class's name) keeps the words apart when it goes
+            element.tail = " " + (element.tail or "")
         element.drop_tree()
     for element in root.iter(*BLOCK_TAGS):
         if element is not root and (element.tail is None or not element.tail.strip()):
             element.tail = "\n"
+
+
+def _starts_spaced(text: str | None) -> bool:
+    return text is not None and text[:1].isspace()
 
 
 def _holding_content(root: HtmlElement) -> set[HtmlElement]:

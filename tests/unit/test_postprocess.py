@@ -123,6 +123,19 @@ def test_blocks_of_zero_width_characters_are_empty() -> None:
     assert content.text.strip().split("\n\n") == ["First section.", "\u200dSecond section."]
 
 
+def test_a_span_of_a_space_keeps_the_words_apart() -> None:
+    # Sphinx's signatures: "class", a space in a span of its own, the class's name.
+    root = fragment(
+        '<dl><dt><em class="property"><span class="pre">class</span><span class="w"> </span>'
+        '</em><span class="sig-name"><span class="pre">UpdateCacheMiddleware</span></span></dt>'
+        "<dd><p>Enable the cache.</p></dd></dl><p>A<span> </span> b</p>"
+    )
+    content = postprocess(root, base_url=None)
+    assert "class UpdateCacheMiddleware" in content.text
+    assert "A b" in content.text  # a space after it already: no second one
+    assert "<span> </span>" not in content.html
+
+
 def test_highlighted_code_keeps_the_whitespace_its_spans_hold() -> None:
     # Chroma (Hugo) and Pygments put a line's indent and its line break in spans of their own.
     lines = "".join(
