@@ -34,6 +34,7 @@ from ._quotes import REPEATED_QUOTES, drop_repeated_quotes
 from ._refine import RefineContext, article_boundary
 from ._repeats import REPEATED_BLOCKS, drop_repeated_blocks
 from ._rules import apply_rules
+from ._spacing import space_touching_words
 from ._stages import DEFAULT_STAGES, READ_AHEAD_STAGES
 from ._text import count_words
 from ._title import title_from_page
@@ -367,7 +368,7 @@ def _read(
             content, entry = refine(result.content)
             if entry is not None:
                 result = CascadeResult(result.stage, content, [*result.trace, entry])
-    return result
+    return CascadeResult(result.stage, space_touching_words(result.content), result.trace)
 
 
 def read_page_metadata(snapshot: PageSnapshot) -> Metadata:

@@ -1,0 +1,67 @@
+"""Words that ran together where two inline elements touch and the page's style sheet set
+them apart: REI's brand over the product's name (``<span>Merrell</span><span>Moab 3
+Mid</span>``, read "MerrellMoab 3 Mid"), a product card's "In Stock" over its "Get it by
+Friday", a badge beside a name ("Lifetime" after "Part").
+
+A space goes between two touching inline elements where a lower-case letter meets a capital
+and each side has two letters or more: a word does not change case in its middle, and a
+drop cap (``<span>T</span>he``) is one letter. Code is never touched (``getValue`` split
+across highlighting spans). Links that touch are spaced earlier, letter or digit alike
+(``_postprocess.space_adjacent_links``).
+
+It runs on the page's final reading only. Run on every stage's candidate, the block vote read
+the changed words differently: IMDb's chart (2907) lost half its F1 for +0.02 to +0.04 on ten
+grids.
+"""
+
+from __future__ import annotations
+
+from lxml.html import HtmlElement
+
+from ._parse import inner_html, parse_fragment
+from ._postprocess import CleanContent, html_to_text
+
+INLINE_TAGS = frozenset({"a", "span", "em", "strong", "b", "i", "small", "dfn", "mark"})
+"""The elements whose touching text is spaced."""
+_CODE_TAGS = ("pre", "code", "kbd", "samp")
+
+
+def _case_break(before: str, after: str) -> bool:
+    """Whether ``before`` ends a word in lower case and ``after`` starts one with a capital,
+    both more than one letter long."""
+    return (
+        before[-1].islower()
+        and after[0].isupper()
+        and len(before.strip()) > 1
+        and len(after.strip()) > 1
+    )
+
+
+def _touching_words(root: HtmlElement) -> list[HtmlElement]:
+    """The inline elements of ``root`` whose text runs into the next element's (``_case_break``),
+    outside code."""
+    found = []
+    for element in root.iter(*INLINE_TAGS):
+        following = element.getnext()
+        if element.tail or following is None or following.tag not in INLINE_TAGS:
+            continue
+        before, after = element.text_content(), following.text_content()
+        if not (before and after and _case_break(before, after)):
+            continue
+        if not any(ancestor.tag in _CODE_TAGS for ancestor in element.iterancestors()):
+            found.append(element)
+    return found
+
+
+def space_touching_words(content: CleanContent) -> CleanContent:
+    """``content`` with a space after each inline element whose text ran into the next's."""
+    if "</" not in content.html:
+        return content
+    root = parse_fragment(content.html)
+    touching = _touching_words(root)
+    if not touching:
+        return content
+    for element in touching:
+        element.tail = " "
+    html = inner_html(root)
+    return CleanContent(html=html, text=html_to_text(html))
