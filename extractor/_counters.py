@@ -23,9 +23,8 @@ import re
 from lxml.html import HtmlElement
 
 from ._actions import normalised, stands_alone
-from ._parse import inner_html, parse_fragment
-from ._postprocess import CleanContent, html_to_text
-from ._rules import remove_and_record
+from ._postprocess import CleanContent
+from ._reading import drop_from_reading
 from ._text import BLOCK_TAGS
 from ._types import TraceEntry
 
@@ -98,14 +97,9 @@ def select_counters(root: HtmlElement) -> list[HtmlElement]:
 
 def drop_counters(content: CleanContent) -> tuple[CleanContent, TraceEntry | None]:
     """``content`` without its counters, and the trace entry of what went (None: nothing)."""
-    root = parse_fragment(content.html)
-    entry = remove_and_record(
-        select_counters(root),
-        "post",
+    return drop_from_reading(
+        content,
+        select_counters,
         POST_COUNTERS,
         "a forum post's counters and notes standing alone (Posts: 1,234, #3, Last edited ...)",
     )
-    if entry is None:
-        return content, None
-    html = inner_html(root)
-    return CleanContent(html=html, text=html_to_text(html)), entry

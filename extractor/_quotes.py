@@ -19,9 +19,8 @@ import re
 from lxml import etree
 from lxml.html import HtmlElement
 
-from ._parse import inner_html, parse_fragment
-from ._postprocess import CleanContent, html_to_text
-from ._rules import remove_and_record
+from ._postprocess import CleanContent
+from ._reading import drop_from_reading
 from ._types import TraceEntry
 
 REPEATED_QUOTES = "repeated-quotes"
@@ -88,14 +87,9 @@ def drop_repeated_quotes(content: CleanContent) -> tuple[CleanContent, TraceEntr
     nothing)."""
     if "<blockquote" not in content.html:
         return content, None
-    root = parse_fragment(content.html)
-    entry = remove_and_record(
-        select_repeated_quotes(root),
-        "post",
+    return drop_from_reading(
+        content,
+        select_repeated_quotes,
         REPEATED_QUOTES,
         "a reply's quote of text the thread already holds (X said: ...)",
     )
-    if entry is None:
-        return content, None
-    html = inner_html(root)
-    return CleanContent(html=html, text=html_to_text(html)), entry

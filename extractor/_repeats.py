@@ -20,9 +20,8 @@ from __future__ import annotations
 
 from lxml.html import HtmlElement
 
-from ._parse import inner_html, parse_fragment
-from ._postprocess import CleanContent, html_to_text
-from ._rules import remove_and_record
+from ._postprocess import CleanContent
+from ._reading import drop_from_reading
 from ._text import BLOCK_TAGS, spaced_text, words
 from ._types import TraceEntry
 
@@ -99,15 +98,10 @@ def drop_repeated_blocks(content: CleanContent) -> tuple[CleanContent, TraceEntr
     lines = [line for line in (raw.strip() for raw in content.text.splitlines()) if line]
     if len(set(lines)) == len(lines):
         return content, None  # no line repeats, so no block does: no parse needed
-    root = parse_fragment(content.html)
-    entry = remove_and_record(
-        select_repeated_blocks(root),
-        "post",
+    return drop_from_reading(
+        content,
+        select_repeated_blocks,
         REPEATED_BLOCKS,
         "a run of blocks repeating, word for word, the run just before it (a copy for "
         "another screen size)",
     )
-    if entry is None:
-        return content, None
-    html = inner_html(root)
-    return CleanContent(html=html, text=html_to_text(html)), entry

@@ -64,7 +64,9 @@ def sentence(n: int, seed: int) -> str:
 
 
 def page_paragraphs(count: int) -> str:
-    body = "".join(f"<p>{sentence(40, i)}</p>\n" for i in range(count))
+    # Each paragraph carries its number: the sentences repeat every 24 paragraphs, and the
+    # ``repeated-blocks`` refinement drops a run that repeats the run right before it.
+    body = "".join(f"<p>{sentence(40, i)} Paragraph {i}.</p>\n" for i in range(count))
     return f"<html><head><title>Paragraphs</title></head><body><article>{body}</article></body>"
 
 
