@@ -364,7 +364,7 @@ def _read(
     if not chosen:
         result = combine(page, result, page_type)
     for rule, refine in FINAL_REFINEMENTS:
-        if rule in page.rules:  # the type's rules (_typed): counters and quotes on forums
+        if rule in page.rules:  # the type's rules (_typed): quotes on forums, repeats not on docs
             content, entry = refine(result.content)
             if entry is not None:
                 result = CascadeResult(result.stage, content, [*result.trace, entry])

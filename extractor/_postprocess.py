@@ -228,7 +228,11 @@ def normalize_whitespace(root: HtmlElement) -> None:
         # Pygments' ``<span class="w">``): empty only to the eye.
         if element in preformatted:
             continue
-        if element.tag not in BLOCK_TAGS and element.text and not _starts_spaced(element.tail):
+        if (
+            element.tag not in BLOCK_TAGS
+            and _is_space(element.text)
+            and not _is_space((element.tail or "")[:1])
+        ):
             # an inline element that is only a space (Sphinx's ``<span class="w"> </span>``
             # between "class" and the class's name) keeps the words apart when it goes
             element.tail = " " + (element.tail or "")
@@ -238,8 +242,9 @@ def normalize_whitespace(root: HtmlElement) -> None:
             element.tail = "\n"
 
 
-def _starts_spaced(text: str | None) -> bool:
-    return text is not None and text[:1].isspace()
+def _is_space(text: str | None) -> bool:
+    """Whether ``text`` is whitespace (a zero-width space is not: it joins, it shows nothing)."""
+    return text is not None and text.isspace()
 
 
 def _holding_content(root: HtmlElement) -> set[HtmlElement]:

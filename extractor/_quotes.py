@@ -9,7 +9,8 @@ once: of the 73 top-level quotes on its 113 forum pages (as served) that repeat 
 elsewhere, a post of another page) is what the reply says, and stays.
 
 The refinement runs on forum pages only (``_typed``): an article's pull quote repeats its
-own paragraph on purpose, and the article ground truths hold it twice as often as once.
+own paragraph on purpose (of the 38 on wcxb-dev's articles, the ground truths hold 10
+twice, 10 once).
 """
 
 from __future__ import annotations

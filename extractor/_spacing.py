@@ -55,8 +55,6 @@ def _touching_words(root: HtmlElement) -> list[HtmlElement]:
 
 def space_touching_words(content: CleanContent) -> CleanContent:
     """``content`` with a space after each inline element whose text ran into the next's."""
-    if "</" not in content.html:
-        return content
     root = parse_fragment(content.html)
     touching = _touching_words(root)
     if not touching:

@@ -80,7 +80,8 @@ furniture; elsewhere a bare number is a price, a step or a table's figure."""
 QUOTES_ONLY_ON = frozenset({"forum"})
 """Types whose quotes of what the page already said the ``repeated-quotes`` refinement
 (``_quotes``) removes: a reply's quote of the opening post; elsewhere a repeated quote is an
-article's pull quote, which its ground truth holds twice as often as once."""
+article's pull quote: of the 38 on wcxb-dev's articles as served, the ground truths hold 10
+twice, 10 once and 18 not at all."""
 
 
 KEEP_COLLAPSED_ON = frozenset({"service", "product"})

@@ -128,11 +128,12 @@ def test_a_span_of_a_space_keeps_the_words_apart() -> None:
     root = fragment(
         '<dl><dt><em class="property"><span class="pre">class</span><span class="w"> </span>'
         '</em><span class="sig-name"><span class="pre">UpdateCacheMiddleware</span></span></dt>'
-        "<dd><p>Enable the cache.</p></dd></dl><p>A<span> </span> b</p>"
+        "<dd><p>Enable the cache.</p></dd></dl><p>A<span> </span> b</p><p>x<span>\u200b</span>y</p>"
     )
     content = postprocess(root, base_url=None)
     assert "class UpdateCacheMiddleware" in content.text
     assert "A b" in content.text  # a space after it already: no second one
+    assert "xy" in content.text  # a zero-width space joins: it is no space
     assert "<span> </span>" not in content.html
 
 
