@@ -22,6 +22,7 @@ from lxml.html import HtmlElement
 
 from ._postprocess import CleanContent
 from ._reading import drop_from_reading
+from ._token_score import token_list
 from ._types import TraceEntry
 
 REPEATED_QUOTES = "repeated-quotes"
@@ -33,7 +34,6 @@ MIN_WORDS = 20
 +0.26; 4564 -0.08 and 0521 -0.06, whose ground truths keep every quote); at 4 words 0.8041,
 at 10 0.8049. No other type moved: the refinement runs on forums only."""
 
-_WORD = re.compile(r"\w+")
 _ATTRIBUTION = re.compile(r"^(?:\w+ ){0,12}?(?:said|wrote|writes|says) ")
 """The quote's opening line naming who said it, as ``_words`` leaves it ("FutureBSD said:",
 "On 5 May 2024, gregd wrote:"): XenForo and phpBB print it inside the ``<blockquote>``."""
@@ -44,7 +44,7 @@ _EXPANDER = re.compile(r" click to (?:expand|shrink)$")
 def _words(text: str) -> str:
     """``text`` as its lower-cased words, one space apart: a quote's markup, punctuation and
     line breaks differ from the post it quotes."""
-    return " ".join(_WORD.findall(text.lower()))
+    return " ".join(token_list(text))
 
 
 def select_repeated_quotes(root: HtmlElement) -> list[HtmlElement]:
