@@ -23,6 +23,9 @@ from ._types import TraceEntry, TraceKind
 
 CHROME_MAX_SHARE = 0.5
 """Never drop a header/footer/nav holding at least half the page's text: then it is the page."""
+FOOTER_MAX_SHARE = 0.9
+"""A footer's limit: a footer is the page only when it wraps it. Apple's and Samsung-style
+global footers carry pages of legal footnotes, often more text than the page's own sections."""
 
 
 HIDDEN_MARK = "data-readermode-hidden"
@@ -465,6 +468,11 @@ def _holds_content_root(element: HtmlElement) -> bool:
     return any(True for _ in element.iter("article", "main"))
 
 
+def _max_share(chrome: HtmlElement) -> float:
+    footer = chrome.tag == "footer" or chrome.get("role") == "contentinfo"
+    return FOOTER_MAX_SHARE if footer else CHROME_MAX_SHARE
+
+
 def _select_chrome(walk: _Walk) -> Iterable[HtmlElement]:
     page_text = 0  # the page's text length, read once and only if a candidate needs it
     for el in walk.live(walk.chrome):
@@ -476,7 +484,7 @@ def _select_chrome(walk: _Walk) -> Iterable[HtmlElement]:
             root = walk.root
             body = root.find("body")
             page_text = len((body if body is not None else root).text_content().strip()) or 1
-        if len(el.text_content().strip()) / page_text >= CHROME_MAX_SHARE:
+        if len(el.text_content().strip()) / page_text >= _max_share(el):
             continue
         yield el
 

@@ -146,6 +146,21 @@ def test_chrome_holding_most_of_the_page_is_kept() -> None:
     assert "chrome" not in {entry.name for entry in trace}
 
 
+def test_footer_of_legal_notes_is_chrome_though_longer_than_the_page() -> None:
+    # Apple-style global footers: numbered legal notes outweigh the sections above them. A
+    # header of the same weight stays (a site that puts its story in <header>); a footer
+    # holding nearly all the text wraps the page and stays too.
+    notes = "<ol>" + "<li>LEGALNOTE Offer available to new subscribers only.</li>" * 40 + "</ol>"
+    page = "<section>" + ARTICLE * 20 + "</section>"  # the notes: 60% of the text
+    text, trace = run(f"<html><body>{page}<footer>{notes}</footer></body></html>")
+    assert "LEGALNOTE" not in text and "council approved" in text
+    assert "chrome" in {entry.name for entry in trace}
+    text, _ = run(f"<html><body><header>{notes}</header>{page}</body></html>")
+    assert "LEGALNOTE" in text
+    text, _ = run(f"<html><body><footer>{page}{notes}</footer></body></html>")
+    assert "LEGALNOTE" in text and "council approved" in text
+
+
 def test_body_and_html_are_never_removed() -> None:
     html = (
         '<html hidden><body style="display:none" class="comments-open">'
