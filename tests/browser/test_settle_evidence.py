@@ -79,8 +79,12 @@ def test_a_loaded_still_page_is_idle(loaded: Page) -> None:
         ("setTimeout(() => {}, 5)", "clearTimeout(id)"),  # short hops of a chain count too
         ("requestAnimationFrame(() => {})", "cancelAnimationFrame(id)"),
         ("requestIdleCallback(() => {})", "cancelIdleCallback(id)"),
+        # not run yet: it may be what writes the page (the first tick can come after the first
+        # snapshot on a loaded machine, even at 20 ms)
+        ("setInterval(() => {}, 20)", "clearInterval(id)"),
+        ("setInterval(() => {}, 1000)", "clearInterval(id)"),
     ],
-    ids=["timeout", "short-timeout", "animation-frame", "idle-callback"],
+    ids=["timeout", "short-timeout", "animation-frame", "idle-callback", "interval", "1s-interval"],
 )
 def test_scheduled_work_is_not_idle(loaded: Page, schedule: str, cancel: str) -> None:
     loaded.goto(ORIGIN + "/", wait_until="load")
@@ -119,6 +123,14 @@ def test_an_interval_is_work_once_it_changed_content(
     loaded.goto(ORIGIN + "/", wait_until="load")
     settle = (JS / "settle.js").read_text()
     assert loaded.evaluate(INTERVAL, [settle, body]) == [idle_while_it_runs, True]
+
+
+def test_a_long_interval_not_run_yet_is_no_work(loaded: Page) -> None:
+    # A heartbeat every 30 s (analytics, a session ping) is not waited for.
+    loaded.goto(ORIGIN + "/", wait_until="load")
+    settle = (JS / "settle.js").read_text()
+    interval = ["setInterval(() => {}, 30000)", "clearInterval(id)"]
+    assert loaded.evaluate(SCHEDULED, [settle, *interval]) == [True, True]
 
 
 # A scroll step between two others adds a reading pane that scrolls on its own: the steps keep
@@ -238,6 +250,30 @@ def test_capture_waits_for_a_scheduler_yielding_through_messages(
     app.write_text(MESSAGE_RENDERER, encoding="utf-8")
     snapshot = renderer.render(str(app))
     assert "lighthouse keeper" in snapshot.html
+
+
+# A widget that waits for its data with an interval and writes it on the tick that finds it
+# (here the first, 300 ms after the script ran): until then the page looks done.
+INTERVAL_WRITER = (
+    PAGES["/"].replace(ARTICLE, '<main id="app"><p>Loading</p></main>')
+    + """
+<script>
+const waiting = setInterval(() => {
+  clearInterval(waiting);
+  document.getElementById("app").innerHTML = "<h1>Arrived</h1>" +
+    "<p>The data arrived with the story of the lighthouse keeper's last winter.</p>".repeat(12);
+}, 300);
+</script>"""
+)
+
+
+def test_capture_waits_for_an_interval_that_has_not_run_yet(
+    renderer: Renderer, tmp_path: Path
+) -> None:
+    app = tmp_path / "interval.html"
+    app.write_text(INTERVAL_WRITER, encoding="utf-8")
+    snapshot = renderer.render(str(app))
+    assert "last winter" in snapshot.html
 
 
 # A poller re-arms its timer from its own callback; the page waits until it has run twice.

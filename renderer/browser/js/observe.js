@@ -118,17 +118,22 @@
 
   // Intervals: only one that has changed content counts as work (a clock, a ticker, a renderer
   // in chunks); a heartbeat, a carousel's class toggle or a poller that found nothing yet does
-  // not hold the page.
-  const intervals = new Map(); // id -> {changedContent}
+  // not hold the page. One of up to LONG_TIMER_MS that has not run yet counts too, until it
+  // has (or is a second overdue: a throttled frame): what it does is not known yet, and a page
+  // that appends its text from an interval would otherwise be judged done before the first
+  // tick (on a loaded machine, even a 20 ms interval can tick after the first snapshot).
+  const intervals = new Map(); // id -> {changedContent, ran, ms, firstDue}
   const nativeSetInterval = window.setInterval;
   const nativeClearInterval = window.clearInterval;
-  window.setInterval = function (callback, ...rest) {
-    if (typeof callback !== "function") return nativeSetInterval.call(window, callback, ...rest);
-    const interval = { changedContent: false };
+  window.setInterval = function (callback, delay, ...rest) {
+    if (typeof callback !== "function") return nativeSetInterval.call(window, callback, delay, ...rest);
+    const ms = Number(delay) || 0;
+    const interval = { changedContent: false, ran: false, ms, firstDue: performance.now() + ms };
     const wrapped = function () {
+      interval.ran = true;
       return run(callback, this, arguments, () => (interval.changedContent = true));
     };
-    const id = nativeSetInterval.call(window, wrapped, ...rest);
+    const id = nativeSetInterval.call(window, wrapped, delay, ...rest);
     intervals.set(id, interval);
     return id;
   };
@@ -136,9 +141,12 @@
     intervals.delete(id);
     return nativeClearInterval.call(window, id);
   };
+  const notRunYet = (interval, now) =>
+    !interval.ran && interval.ms <= LONG_TIMER_MS && now < interval.firstDue + 1000;
   const intervalWork = () => {
+    const now = performance.now();
     let count = 0;
-    for (const interval of intervals.values()) if (interval.changedContent) count++;
+    for (const interval of intervals.values()) if (interval.changedContent || notRunYet(interval, now)) count++;
     return count;
   };
 
