@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+import lxml.etree
 import lxml.html
 
 from ._cascade import Candidate, Skip, StageInput
@@ -47,6 +48,19 @@ newsletter's sign-up box it keeps when its form goes: with "signups" on our page
 0.8688)."""
 
 
+_HIDDEN_BY_ATTRIBUTE = lxml.etree.XPath(
+    "//*[@hidden][not(self::html or self::body)][not(@role='tabpanel')]"
+    "[translate(@hidden, 'UNTILFOD', 'untilfod') != 'until-found']"
+)
+"""Elements the ``hidden`` attribute hides (the browser's own style sheet says
+``display: none``), which trafilatura reads: eBay's hidden "Loading details" dialog reads
+"Oops! Looks like we're having trouble connecting to our server." A tab's panel stays, as in
+``is_hidden``. On the 119 wcxb-dev product pages, which take trafilatura's blocks, mean F1
+0.6666 -> 0.6696 without them in its page (8 pages up, 2 down by at most 0.011). The whole
+hidden rule on its page cost 0.003 of all pages' F1 (aria-hidden and inline styles), and
+modal dialogs too cost Brooklinen its size guide, which the ground truth holds."""
+
+
 JUDGE_FURNITURE = frozenset({"bylines", "captions"})
 """Refinements applied to trafilatura's page before it reads it (when the caller left them
 on); the others run on its reading, as on every stage's."""
@@ -54,7 +68,8 @@ on); the others run on its reading, as on every stage's."""
 
 def judge_document(html: str, rules: frozenset[str]) -> lxml.html.HtmlElement:
     """The page for trafilatura: our own parse of ``html`` (so its text is decoded and cleaned
-    as every stage's is), less ``JUDGE_RULES`` and, unless the caller keeps ``hidden``, every
+    as every stage's is), less ``JUDGE_RULES`` and, unless the caller keeps ``hidden``, what
+    the ``hidden`` attribute hides (but the collapsed panels the cascade opens) and every
     element the renderer saw hidden or marked as an endless feed: what the hidden rule keeps
     from the cascade must not come back through the judge."""
     document = parse_html(html)
@@ -62,6 +77,9 @@ def judge_document(html: str, rules: frozenset[str]) -> lxml.html.HtmlElement:
     apply_rules(document, rules & JUDGE_RULES)
     if "collapsed" not in rules:  # the panels the cascade keeps, opened for the judge too
         open_collapsed_panels(document)
+    if "hidden" in rules:
+        for hidden in _HIDDEN_BY_ATTRIBUTE(document):
+            hidden.drop_tree()
     if "hidden" not in rules or (HIDDEN_MARK not in html and FEED_MARK not in html):
         # a static page, or a render that marked nothing: a walk over every element (1.4 ms
         # at the median of 150 wcxb-dev pages, every tenth) would find nothing to drop

@@ -45,6 +45,29 @@ def test_judge_document_keeps_hidden_elements_when_the_caller_keeps_hidden() -> 
     assert "kept on request" in judge_document(html, ALL_RULES - {"hidden"}).text_content()
 
 
+def test_judge_document_drops_what_the_hidden_attribute_hides() -> None:
+    # eBay's "Loading details" dialog holds an error notice; a tab's panel is a click away
+    html = (
+        f"<html><body><p>{PROSE}</p>"
+        '<div role="dialog" aria-modal="true" HIDDEN><section>'
+        "<p>Oops! HIDDENNOTICE trouble connecting to our server.</p></section></div>"
+        '<div role="tabpanel" hidden><p>TABPANEL size guide</p></div>'
+        '<div hidden="until-found"><p>UNTILFOUND answer</p></div></body></html>'
+    )
+    text = judge_document(html, ALL_RULES).text_content()
+    assert "HIDDENNOTICE" not in text and "Sentence 11" in text
+    assert "TABPANEL" in text and "UNTILFOUND" in text
+    assert "HIDDENNOTICE" in judge_document(html, ALL_RULES - {"hidden"}).text_content()
+    # a collapsed FAQ answer, which the cascade opens where the collapsed rule is off
+    faq = html.replace(
+        "</body>",
+        '<button aria-expanded="false" aria-controls="a1">Q?</button>'
+        '<div id="a1" hidden><p>FAQANSWER ships in two days</p></div></body>',
+    )
+    assert "FAQANSWER" in judge_document(faq, ALL_RULES - {"collapsed"}).text_content()
+    assert "FAQANSWER" not in judge_document(faq, ALL_RULES).text_content()
+
+
 def test_judge_document_unwraps_a_page_served_inside_noscript() -> None:
     html = f"<html><body><div id='app'></div><noscript><p>{PROSE}</p></noscript></body></html>"
     assert "Sentence 11" in judge_document(html, ALL_RULES).text_content()
