@@ -1,5 +1,5 @@
-"""A product page's description and specifications from its JSON-LD ``Product``, where the
-page's text lacks them.
+"""A product page's description and specifications from its JSON-LD ``Product`` (or the
+description its markup names), where the page's text lacks them.
 
 Shops declare the product for search engines in JSON-LD: its ``description`` and, on many,
 its specifications as ``additionalProperty`` name-value pairs. Some pages show that text only
@@ -8,6 +8,11 @@ renders; the reading then holds the title, the price and the buttons. When most 
 declared description's words are missing from the reading, it is added after the reading's
 text, and the specifications likewise, as a table; the trace says so. A description the
 reading already holds (the usual case) changes nothing.
+
+Shops that mark their description in the page itself (microdata's ``itemprop="description"``)
+name the block that is the product's text, and the stages can still miss it: Ergonomic Home's
+chair page read its testimonials and not the 700 words under that name. That description is
+taken where it is longer than the JSON-LD's.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from ._cascade import CascadeResult
 from ._jsonld import json_ld_nodes, node_types
 from ._metatags import clean
 from ._postprocess import CleanContent, html_to_text
+from ._rules import is_hidden
 from ._text import folded_words
 from ._types import TraceEntry
 
@@ -32,6 +38,8 @@ MIN_DESCRIPTION_WORDS = 8
 """A shorter description is a tagline ("Handmade in Cornwall"): not worth a paragraph."""
 MISSING_SHARE = 0.5
 """The description is added when at least this share of its words is not in the reading."""
+MIN_MARKED_WORDS = 30
+"""A marked description shorter than this is a card's line or a meta field, not the text."""
 MAX_PROPERTIES = 60
 """Specifications read at most: a longer list is a catalogue's facets, not one product's."""
 
@@ -50,14 +58,38 @@ class ProductFacts:
 
 def read_product_facts(document: HtmlElement) -> ProductFacts | None:
     """The first JSON-LD product node's description and specifications (read before the
-    rules remove the page's scripts); None when the page declares neither."""
+    rules remove the page's scripts), the description the page's markup names where that is
+    longer; None when the page declares neither."""
+    marked = _marked_description(document)
     for node in json_ld_nodes(document):
         if not node_types(node) & PRODUCT_TYPES:
             continue
         facts = ProductFacts(_description(node.get("description")), _properties(node))
+        if len(marked.split()) > len(facts.description.split()):
+            facts = ProductFacts(marked, facts.properties)
         if facts.description or facts.properties:
             return facts
-    return None
+    return ProductFacts(marked) if marked else None
+
+
+_MARKED_DESCRIPTIONS = lxml.etree.XPath("//*[@itemprop='description']")
+
+
+def _marked_description(document: HtmlElement) -> str:
+    """The text of the first ``itemprop="description"`` on show that describes a product (or
+    an item of no declared type) and holds ``MIN_MARKED_WORDS``; "" when there is none."""
+    for element in _MARKED_DESCRIPTIONS(document):
+        item = next(
+            (up.get("itemtype") for up in element.iterancestors() if up.get("itemtype")), ""
+        )
+        if item and "Product" not in item:
+            continue  # a review's, an offer's or a video's description
+        if any(is_hidden(shown) for shown in (element, *element.iterancestors())):
+            continue
+        text = _description(lxml.html.tostring(element, encoding="unicode", with_tail=False))
+        if len(text.split()) >= MIN_MARKED_WORDS:
+            return text
+    return ""
 
 
 def complete_product(result: CascadeResult, facts: ProductFacts) -> CascadeResult:

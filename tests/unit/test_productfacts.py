@@ -86,3 +86,41 @@ def test_markup_lxml_cannot_read_gives_no_description_and_no_error() -> None:
         assert read_product_facts(parse_html(page.decode())) is None
         extraction = extract(page, url=URL)
         assert "Stoneware Pour-Over Dripper" in extraction.text
+
+
+LONG = (
+    "The chair's back is eleven spring-loaded vertebrae that take the shape of your spine as "
+    "you move, each one adjustable and lockable, with a seat slider, a synchro tilt and a "
+    "headrest that rises ten inches."
+)
+
+
+def marked_page(marked: str, node: dict | None = None) -> str:
+    script = f"<script type='application/ld+json'>{json.dumps(node)}</script>" if node else ""
+    return (
+        f"<html><head>{script}</head><body><div itemscope>"
+        f"<div class='testimonial'>Pete in Boston says: a great chair.</div>{marked}"
+        "</div></body></html>"
+    )
+
+
+def test_the_description_the_markup_names_is_taken_where_it_is_longer() -> None:
+    shown = f"<div itemprop='description'><h2>The Verte chair</h2><p>{LONG}</p></div> tail"
+    facts = read_product_facts(parse_html(marked_page(shown)))
+    assert facts is not None and facts.description == f"The Verte chair\n{LONG}"
+    short_ld = {"@type": "Product", "description": "A spine-shaped chair.", "sku": "22405"}
+    facts = read_product_facts(parse_html(marked_page(shown, short_ld)))
+    assert facts is not None and facts.description.endswith(LONG)
+    long_ld = {"@type": "Product", "description": f"{LONG} {DESCRIPTION}"}
+    facts = read_product_facts(parse_html(marked_page(shown, long_ld)))
+    assert facts is not None and facts.description.endswith(DESCRIPTION)
+
+
+def test_a_marked_description_hidden_short_or_of_another_item_is_not_taken() -> None:
+    for marked in (
+        f"<div hidden><div itemprop='description'>{LONG}</div></div>",
+        "<div itemprop='description'>A spine-shaped chair, in four colours.</div>",
+        f"<div itemscope itemtype='https://schema.org/Review'><p itemprop='description'>{LONG}"
+        "</p></div>",
+    ):
+        assert read_product_facts(parse_html(marked_page(marked))) is None
