@@ -16,6 +16,7 @@ import lxml.etree
 from lxml.html import HtmlElement
 
 from ._forms import select_forms
+from ._placeholders import select_placeholders
 from ._shelves import select_shelves
 from ._signups import select_signups
 from ._text import excerpt as readable_excerpt
@@ -522,6 +523,11 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
         "signups",
         "newsletter and mailing-list sign-up boxes",
         lambda walk: select_signups(walk.root),
+    ),
+    RuleFamily(
+        "placeholders",
+        "template filler never replaced (lorem ipsum)",
+        lambda walk: select_placeholders(walk.root),
     ),
     RuleFamily(
         "forms",

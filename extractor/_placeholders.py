@@ -1,0 +1,51 @@
+"""Placeholder text a template never replaced: "Lorem ipsum dolor sit amet, consectetur...".
+
+A theme's demo cards ship with the typesetters' Latin filler, and a page built from the theme
+serves the cards it never filled: S&P's rankings page reads "Heading Line / Lorem ipsum dolor
+sit amet..." between its own paragraphs. The filler is never the page's content, and no
+ground truth of wcxb-dev's 1,497 pages holds it. The block that holds it goes when the filler
+opens that block ("Lorem ipsum dolor..."), or is all of it ("Lorem ipsum", "Lorem ipsum 2",
+a card's filler title): a sentence that names the filler in passing stays, and so does a
+page about the filler itself (its title names it).
+"""
+
+from __future__ import annotations
+
+import re
+
+import lxml.etree
+from lxml.html import HtmlElement
+
+_FILLER = re.compile(r"lorem ipsum", re.IGNORECASE)
+_FILLER_BLOCK = re.compile(r"\W*lorem ipsum(?:\W+dolor\b.*|\W*\d*\W*)", re.IGNORECASE | re.DOTALL)
+"""A block's whole text: the filler's opening and what follows, or the two words alone."""
+_FILLER_TEXTS = lxml.etree.XPath(
+    "//body//text()[contains(translate(., 'LOREMIPSU', 'loremipsu'), 'lorem ipsum')]"
+)
+_INLINE = frozenset({"a", "b", "em", "font", "i", "mark", "small", "span", "strong", "u"})
+_STOP = frozenset({"html", "body", "main", "article"})
+
+
+def select_placeholders(root: HtmlElement) -> list[HtmlElement]:
+    """The blocks of ``root`` whose text is placeholder filler."""
+    title = root.findtext(".//title") or ""
+    if _FILLER.search(title):
+        return []  # a page about the filler: its examples are its content
+    found: list[HtmlElement] = []
+    for text in _FILLER_TEXTS(root):
+        owner = text.getparent()  # the element the text is in, or follows as its tail
+        block = _block_of(owner.getparent() if text.is_tail else owner)
+        if block is None or block in found:
+            continue
+        if _FILLER_BLOCK.fullmatch(block.text_content().strip()):
+            found.append(block)
+    return found
+
+
+def _block_of(element: HtmlElement | None) -> HtmlElement | None:
+    """The nearest element around ``element`` that is not inline; None at the page's roots."""
+    while element is not None and element.tag in _INLINE:
+        element = element.getparent()
+    if element is None or not isinstance(element.tag, str) or element.tag in _STOP:
+        return None
+    return element
