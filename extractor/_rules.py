@@ -17,6 +17,7 @@ from lxml.html import HtmlElement
 
 from ._forms import select_forms
 from ._placeholders import select_placeholders
+from ._promobars import select_promo_bars
 from ._shelves import select_shelves
 from ._signups import select_signups
 from ._text import excerpt as readable_excerpt
@@ -523,6 +524,13 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
         "signups",
         "newsletter and mailing-list sign-up boxes",
         lambda walk: select_signups(walk.root),
+    ),
+    RuleFamily(
+        "promo-bars",
+        "site-wide promotion bars (announcement-bar, promo-bar)",
+        lambda walk: walk.live(
+            select_promo_bars(((el, low) for el, _, low in walk.labelled), walk.labels)
+        ),
     ),
     RuleFamily(
         "placeholders",

@@ -32,7 +32,9 @@ INLINE_PRE = re.compile(r"(?<=[^>\s])(\s?)<pre>([^<\n]*)</pre>")
 paragraph there. One line after text on the same line is inline code."""
 
 
-JUDGE_RULES = frozenset({"executable", "consent", "reviews", "shelves", "signups", "placeholders"})
+JUDGE_RULES = frozenset(
+    {"executable", "consent", "reviews", "shelves", "signups", "placeholders", "promo-bars"}
+)
 """The pre-clean rules trafilatura's page goes through (when the caller left them on). It
 prunes chrome, comments and inline-hidden blocks itself, by rules of its own that read a
 product's tabs and reviews and a documentation page's navigation better than ours (measured
@@ -46,7 +48,10 @@ product pages 0.6438 -> 0.6551 mean F1 (three eBay listings, +0.40 to +0.55 each
 newsletter's sign-up box it keeps when its form goes: with "signups" on our page alone, all
 1,497 pages had 360 ``without`` snippets present, with it on its page too 357 (F1 the same,
 0.8688). Template filler ("Lorem ipsum dolor sit amet") it keeps: S&P's rankings page read
-its theme's unfilled cards through trafilatura's blocks until its page lost them too."""
+its theme's unfilled cards through trafilatura's blocks until its page lost them too.
+Promotion bars it keeps: Glossier's carousel of shipping offers, one per market, came back
+through its blocks; with "promo-bars" on our page alone all 1,497 pages read 0.8749, on its
+page too 0.8760."""
 
 
 _HIDDEN_BY_ATTRIBUTE = lxml.etree.XPath(
