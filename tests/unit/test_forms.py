@@ -6,6 +6,8 @@ import lxml.html
 
 from extractor import extract
 from extractor._forms import select_forms
+from extractor._options import ALL_RULES
+from extractor._trafilatura import judge_document
 
 STORY = "".join(
     f"<p>Paragraph {n} tells how the studio rebuilt a bakery's website, what the owners asked "
@@ -28,6 +30,13 @@ def test_a_contact_form_goes_and_the_text_around_it_stays() -> None:
     assert "Name (Required)" not in extraction.text
     assert "This field is hidden" not in extraction.text
     assert any(entry.name == "forms" for entry in extraction.trace)
+
+
+def test_trafilaturas_page_loses_the_form_too() -> None:
+    page = f"<html><body><main>{STORY}{CONTACT}</main></body></html>"
+    judged = judge_document(page, ALL_RULES).text_content()
+    assert "Paragraph 7" in judged and "Name (Required)" not in judged
+    assert "Name (Required)" in judge_document(page, ALL_RULES - {"forms"}).text_content()
 
 
 def forms(html: str) -> int:
