@@ -243,15 +243,6 @@ channel.port2.postMessage(null);
 )
 
 
-def test_capture_waits_for_a_scheduler_yielding_through_messages(
-    renderer: Renderer, tmp_path: Path
-) -> None:
-    app = tmp_path / "app.html"
-    app.write_text(MESSAGE_RENDERER, encoding="utf-8")
-    snapshot = renderer.render(str(app))
-    assert "lighthouse keeper" in snapshot.html
-
-
 # A widget that waits for its data with an interval and writes it on the tick that finds it
 # (here the first, 300 ms after the script ran): until then the page looks done.
 INTERVAL_WRITER = (
@@ -267,13 +258,18 @@ const waiting = setInterval(() => {
 )
 
 
-def test_capture_waits_for_an_interval_that_has_not_run_yet(
-    renderer: Renderer, tmp_path: Path
+@pytest.mark.parametrize(
+    ("page", "written"),
+    [(MESSAGE_RENDERER, "lighthouse keeper"), (INTERVAL_WRITER, "last winter")],
+    ids=["scheduler-yielding-through-messages", "interval-not-run-yet"],
+)
+def test_capture_waits_for_what_the_page_has_still_to_write(
+    renderer: Renderer, tmp_path: Path, page: str, written: str
 ) -> None:
-    app = tmp_path / "interval.html"
-    app.write_text(INTERVAL_WRITER, encoding="utf-8")
+    app = tmp_path / "app.html"
+    app.write_text(page, encoding="utf-8")
     snapshot = renderer.render(str(app))
-    assert "last winter" in snapshot.html
+    assert written in snapshot.html
 
 
 # A poller re-arms its timer from its own callback; the page waits until it has run twice.
