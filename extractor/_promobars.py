@@ -3,8 +3,8 @@
 Shops and SaaS sites put a bar of offers over their header, often a carousel with a slide
 per market ("Free standard shipping on orders $60 CAD+", "Livraison gratuite $60 CAD+"...),
 which the style sheet shows one at a time. It is the site's, not the page's. A bar is one
-when its class or id names it so (``announcement-bar``, ``promo-bar``), it stands outside the
-page's ``<article>`` or ``<main>``, and it holds at most ``MAX_WORDS``.
+when its class or id names it so (``announcement-bar``, ``promo-bar``) and it holds at most
+``MAX_WORDS``; the rule (``_rules``) keeps one inside the page's ``<article>`` or ``<main>``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ MAX_WORDS = 200
 """A bar with more words is a section of the page that borrowed the name."""
 
 _PROMO_BAR = re.compile(r"announcement-?bar|promo(?:tion)?-?bar")
-_CONTENT_ROOTS = frozenset({"article", "main"})
 
 
 def select_promo_bars(
@@ -32,15 +31,8 @@ def select_promo_bars(
         return []
     found: list[HtmlElement] = []
     for element, label in labelled:
-        if not _PROMO_BAR.search(label.replace("_", "-")) or _in_content(element):
+        if not _PROMO_BAR.search(label.replace("_", "-")):
             continue
         if count_words(element.text_content()) <= MAX_WORDS:
             found.append(element)
     return found
-
-
-def _in_content(element: HtmlElement) -> bool:
-    return any(
-        up.tag in _CONTENT_ROOTS or up.get("role") in ("main", "article")
-        for up in element.iterancestors()
-    )

@@ -528,9 +528,13 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
     RuleFamily(
         "promo-bars",
         "site-wide promotion bars (announcement-bar, promo-bar)",
-        lambda walk: walk.live(
-            select_promo_bars(((el, low) for el, _, low in walk.labelled), walk.labels)
-        ),
+        lambda walk: [
+            bar
+            for bar in walk.live(
+                select_promo_bars(((e, low) for e, _, low in walk.labelled), walk.labels)
+            )
+            if not _inside_content_root(bar)
+        ],
     ),
     RuleFamily(
         "placeholders",

@@ -4,7 +4,7 @@ Mid</span>``, read "MerrellMoab 3 Mid"), a product card's "In Stock" over its "G
 Friday", a badge beside a name ("Lifetime" after "Part").
 
 A space goes between two touching inline elements where a lower-case letter meets a capital
-and each side has two letters or more: a word does not change case in its middle, and a
+and each side has two characters or more: a word does not change case in its middle, and a
 drop cap (``<span>T</span>he``) is one letter. Code is never touched (``getValue`` split
 across highlighting spans). Links that touch are spaced earlier, letter or digit alike
 (``_postprocess.space_adjacent_links``).
@@ -28,7 +28,7 @@ _CODE_TAGS = ("pre", "code", "kbd", "samp")
 
 def _case_break(before: str, after: str) -> bool:
     """Whether ``before`` ends a word in lower case and ``after`` starts one with a capital,
-    both more than one letter long."""
+    both more than one character long."""
     return (
         before[-1].islower()
         and after[0].isupper()
