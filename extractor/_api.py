@@ -32,7 +32,7 @@ from ._postprocess import CleanContent, html_to_text, resolve_base_url
 from ._productfacts import ProductFacts, complete_product, read_product_facts
 from ._quotes import REPEATED_QUOTES, drop_repeated_quotes
 from ._refine import RefineContext, article_boundary
-from ._repeats import REPEATED_BLOCKS, drop_repeated_blocks
+from ._repeats import DISTANT_REPEATS, REPEATED_BLOCKS, drop_distant_repeats, drop_repeated_blocks
 from ._rules import apply_rules
 from ._spacing import space_touching_words
 from ._stages import DEFAULT_STAGES, READ_AHEAD_STAGES
@@ -340,6 +340,7 @@ FINAL_REFINEMENTS: tuple[
 ] = (
     (POST_COUNTERS, drop_counters),
     (REPEATED_QUOTES, drop_repeated_quotes),
+    (DISTANT_REPEATS, drop_distant_repeats),
     (REPEATED_BLOCKS, drop_repeated_blocks),
 )
 """The refinements of the page's final reading, in order, each with its switch: a quote

@@ -9,7 +9,7 @@ from ._counters import POST_COUNTERS
 from ._decode import DEFAULT_MAX_BYTES
 from ._quotes import REPEATED_QUOTES
 from ._refine import REFINEMENT_NAMES
-from ._repeats import REPEATED_BLOCKS
+from ._repeats import DISTANT_REPEATS, REPEATED_BLOCKS
 from ._rules import PRECLEAN_RULES
 
 if TYPE_CHECKING:
@@ -24,10 +24,10 @@ NO_CONTENT = "no-content"
 ALL_RULES: frozenset[str] = (
     PRECLEAN_RULES
     | REFINEMENT_NAMES
-    | {CROSS_CHECK, NO_CONTENT, POST_COUNTERS, REPEATED_QUOTES, REPEATED_BLOCKS}
+    | {CROSS_CHECK, NO_CONTENT, POST_COUNTERS, REPEATED_QUOTES, REPEATED_BLOCKS, DISTANT_REPEATS}
 )
 """Every switchable removal: the pre-clean families, the refinements of candidates and of the
-final reading (``post-counters``, ``repeated-quotes``, ``repeated-blocks``), and the two
+final reading (``post-counters``, ``repeated-quotes``, ``distant-repeats``, ``repeated-blocks``), and the two
 judgements."""
 
 MIN_WORDS = 2

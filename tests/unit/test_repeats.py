@@ -89,3 +89,63 @@ def test_documentation_keeps_its_repeated_passages() -> None:
     extraction = extract(page_html("TechArticle"), url="https://docs.example.com/guide/canvas")
     assert extraction.page_type == "documentation"
     assert extraction.text.count("Collaborative workflows") == 2
+
+
+TEASER = (
+    "<h3>Universal Appeal</h3><p>Increasing attendance and awareness of a world-class space "
+    "museum in a small town on the plains, with a campaign the whole region took part in.</p>"
+)
+SPECS = "<p>For monitors: 5-22 lbs</p><p>Screen size: up to 43 inches, on a single post</p>" * 2
+FAR = "".join(other(i) for i in range(MAX_GAP + 1))
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        # A card's teaser shown again in another shelf, far below: the copy goes.
+        (f"{TEASER}{FAR}{TEASER}", 2),
+        # A grid's cards sharing their short specification lines keep them.
+        (f"<h3>M2</h3>{SPECS}{FAR}<h3>M8</h3>{SPECS}", 0),
+    ],
+)
+def test_a_distant_copy_of_a_paragraph_is_selected_anywhere(body: str, expected: int) -> None:
+    assert select_repeated_blocks(parse_fragment(body)) == []
+    assert len(select_repeated_blocks(parse_fragment(body), anywhere=True)) == expected
+
+
+OPENING = (
+    "<p>I moved to the new release last night and since then the dashboard shows a banner "
+    "saying it is still starting, twenty minutes after every reboot.</p><p>Half of my "
+    "devices read unavailable until I restart the integration by hand from the settings.</p>"
+)
+
+
+def thread_html(kind: str) -> str:
+    """A thread whose last reply copies the opening post's words, unmarked, far below it."""
+    replies = "".join(
+        f"<div class='post'><h4>member{i}</h4><p>Reply {i}: I saw the same after the "
+        f"update and rolled back to the release before it, number {i}.</p></div>"
+        for i in range(8)
+    )
+    copy = f"<div class='post'><h4>anna</h4>{OPENING}<p>Still happening for me.</p></div>"
+    head = f'<script type="application/ld+json">{{"@type": "{kind}"}}</script>'
+    return (
+        f"<html><head><title>Stuck on starting</title>{head}</head><body><main>"
+        f"<div class='post'><h4>anna</h4>{OPENING}</div>{replies}{copy}</main></body></html>"
+    )
+
+
+def test_a_thread_reads_a_distant_copy_once() -> None:
+    url = "https://forum.example.org/t/stuck-on-starting/42"
+    extraction = extract(thread_html("DiscussionForumPosting"), url=url)
+    assert extraction.page_type == "forum"
+    assert extraction.text.count("Half of my devices read unavailable") == 1
+    assert "Still happening for me." in extraction.text
+    assert "distant-repeats" in {entry.name for entry in extraction.trace}
+
+
+def test_an_article_keeps_a_distant_copy() -> None:
+    url = "https://blog.example.org/2024/stuck-on-starting"
+    extraction = extract(thread_html("BlogPosting"), url=url)
+    assert extraction.page_type == "article"
+    assert extraction.text.count("Half of my devices read unavailable") == 2
