@@ -47,6 +47,7 @@ def test_a_shelf_under_its_heading_is_removed_and_the_product_stays() -> None:
         "<h2>People who viewed this item also viewed</h2>",
         "<div class='title'><span>You may also like</span></div>",
         "<h3>Similar items <a href='/similar'>See all</a></h3>",
+        "<h2>Customers also bought or read</h2>",  # Amazon's books
     ):
         body = f"<main>{PRODUCT}<section><div>{heading}</div>{CARDS}</section></main>"
         text, names = after_rules(body, PRECLEAN_RULES)
