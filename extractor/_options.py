@@ -27,8 +27,8 @@ ALL_RULES: frozenset[str] = (
     | {CROSS_CHECK, NO_CONTENT, POST_COUNTERS, REPEATED_QUOTES, REPEATED_BLOCKS, DISTANT_REPEATS}
 )
 """Every switchable removal: the pre-clean families, the refinements of candidates and of the
-final reading (``post-counters``, ``repeated-quotes``, ``distant-repeats``, ``repeated-blocks``), and the two
-judgements."""
+final reading (``post-counters``, ``repeated-quotes``, ``distant-repeats``,
+``repeated-blocks``), and the two judgements."""
 
 MIN_WORDS = 2
 """A stage's result with fewer words than this (empty, or a single word) is rejected."""

@@ -34,7 +34,7 @@ REPEATED_BLOCKS = "repeated-blocks"
 DISTANT_REPEATS = "distant-repeats"
 """The switch of its wider reach, on the types ``_typed.DISTANT_REPEATS_ONLY_ON`` names: a copy
 however far from its first (a reply quoting an earlier post without naming it, a story card
-shown again in each of a news front page's shelves, a signature under every post)."""
+shown again in each of a news front page's shelves)."""
 
 MIN_WORDS = 20
 MIN_BLOCKS = 2
