@@ -47,10 +47,11 @@ _A11Y_LABEL = re.compile(
     r"(^|[\s_-])(visually-?hidden|sr-only|screen-?reader(-text|-only)?|a11y-hidden)($|[\s_-])",
     re.IGNORECASE,
 )
-_CONDITION_HIDDEN = "w-condition-invisible"
-"""Webflow's class for an element its CMS condition hides: every Webflow site's style sheet
-says ``display: none !important`` for it, so a reader never sees it (a blog post's gated copy
-of the article, an empty field's placeholder)."""
+WEBFLOW_HIDDEN = frozenset({"w-condition-invisible", "w-form-done", "w-form-fail"})
+"""Classes every Webflow style sheet hides: what a CMS condition hides (a post's gated copy,
+an empty field's placeholder) and a form's answers, shown once it is sent ("Thank you! Your
+submission has been received!"): on wcxb-dev all 0.8767 -> 0.8768, 3 pages up, none down."""
+_WEBFLOW_PREFIXES = ("w-condition-invisible", "w-form-")  # substrings of those names
 _EXECUTABLE_TAGS = (
     "script",
     "style",
@@ -193,13 +194,14 @@ def marked_by_renderer(element: HtmlElement) -> bool:
 def _select_hidden(walk: _Walk) -> Iterable[HtmlElement]:
     hidden, panels = _hidden_and_panels(walk)
     found = [el for el in hidden if el not in panels]
-    if _CONDITION_HIDDEN in walk.labels:  # a substring search first: most pages have none
-        conditional = [
+    # a substring search first: most pages are not Webflow's
+    if any(prefix in walk.labels for prefix in _WEBFLOW_PREFIXES):
+        webflow = [
             el
             for el, _, lowered in walk.labelled
-            if _CONDITION_HIDDEN in lowered.split() and el.tag not in _PROTECTED
+            if not WEBFLOW_HIDDEN.isdisjoint(lowered.split()) and el.tag not in _PROTECTED
         ]
-        found.extend(walk.live(conditional))
+        found.extend(walk.live(webflow))
     return found
 
 

@@ -76,6 +76,8 @@ def run(html: str, rules: frozenset[str] = ALL_RULES) -> tuple[str, list]:
         ("hidden", "<div x-cloak><p>XCLOAKTEXT</p></div>"),
         # Webflow's conditional visibility: display:none !important in every Webflow site
         ("hidden", '<div class="layout w-condition-invisible"><p>WEBFLOWGATEDTEXT</p></div>'),
+        # ... and a form's answer, shown once it is sent
+        ("hidden", '<div class="w-form-done"><div>WEBFLOWDONETEXT Thank you!</div></div>'),
         ("hidden", '<div style="color:red; display: none">DISPLAYNONETEXT</div>'),
         ("hidden", '<div style="VISIBILITY:hidden">VISIBILITYTEXT</div>'),
         ("hidden", '<div data-readermode-hidden="offscreen">MARKEDTEXT</div>'),

@@ -96,6 +96,19 @@ def test_trafilatura_is_not_asked_about_a_huge_page(monkeypatch) -> None:
     assert isinstance(outcome, Skip) and "elements" in outcome.reason
 
 
+def test_judge_document_drops_what_webflow_hides() -> None:
+    html = (
+        f"<html><body><form class='w-form'><p>{PROSE}</p></form>"
+        "<div class='w-form-done'><div>FORMDONE Thank you! Your submission has been received!"
+        "</div></div><div class='w-form-fail'><div>FORMFAIL Oops! Something went wrong.</div>"
+        "</div><div class='w-form-done-note'><p>LOOKALIKE stays</p></div></body></html>"
+    )
+    text = judge_document(html, ALL_RULES).text_content()
+    assert "FORMDONE" not in text and "FORMFAIL" not in text
+    assert "LOOKALIKE" in text and "Sentence 11" in text
+    assert "FORMDONE" in judge_document(html, ALL_RULES - {"hidden"}).text_content()
+
+
 def test_hidden_text_of_a_rendered_forum_never_comes_back_through_the_judge() -> None:
     posts = "".join(
         f"<div class='post'><span class='author'>member{i}</span><p>Reply {i}: {PROSE}</p></div>"
