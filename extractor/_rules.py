@@ -51,7 +51,7 @@ WEBFLOW_HIDDEN = frozenset({"w-condition-invisible", "w-form-done", "w-form-fail
 """Classes every Webflow style sheet hides: what a CMS condition hides (a post's gated copy,
 an empty field's placeholder) and a form's answers, shown once it is sent ("Thank you! Your
 submission has been received!"): on wcxb-dev all 0.8767 -> 0.8768, 3 pages up, none down."""
-_WEBFLOW_PREFIXES = ("w-condition-invisible", "w-form-")  # substrings of those names
+WEBFLOW_PREFIXES = ("w-condition-invisible", "w-form-")  # substrings of those names
 _EXECUTABLE_TAGS = (
     "script",
     "style",
@@ -195,7 +195,7 @@ def _select_hidden(walk: _Walk) -> Iterable[HtmlElement]:
     hidden, panels = _hidden_and_panels(walk)
     found = [el for el in hidden if el not in panels]
     # a substring search first: most pages are not Webflow's
-    if any(prefix in walk.labels for prefix in _WEBFLOW_PREFIXES):
+    if any(prefix in walk.labels for prefix in WEBFLOW_PREFIXES):
         webflow = [
             el
             for el, _, lowered in walk.labelled

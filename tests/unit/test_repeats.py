@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from extractor import ALL_RULES, ExtractOptions, extract
+from extractor._pagetype import PageType
 from extractor._parse import parse_fragment
 from extractor._repeats import MAX_GAP, select_repeated_blocks
+from extractor._typed import typed_rules
 
 CARD = (
     "<h3>Universal Appeal</h3><p>Increasing attendance and awareness of a world-class space "
@@ -83,6 +85,16 @@ def test_the_switch_keeps_both_copies() -> None:
     options = ExtractOptions(rules=ALL_RULES - {"repeated-blocks"})
     extraction = extract(page_html("WebPage"), url="https://canvas.example.com/", options=options)
     assert extraction.text.count("Collaborative workflows") == 2
+
+
+def test_a_product_page_reads_its_section_once_in_one_pass() -> None:
+    # distant-repeats reaches the near copy too: repeated-blocks would parse the reading again
+    rules = typed_rules(PageType("product", {"product": 4.0}), ALL_RULES)
+    assert "distant-repeats" in rules and "repeated-blocks" not in rules
+    extraction = extract(page_html("Product"), url="https://shop.example.com/products/canvas")
+    assert extraction.page_type == "product"
+    assert extraction.text.count("Collaborative workflows") == 1
+    assert "distant-repeats" in {entry.name for entry in extraction.trace}
 
 
 def test_documentation_keeps_its_repeated_passages() -> None:
