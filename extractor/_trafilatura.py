@@ -101,6 +101,25 @@ def _drop_webflow_hidden(document: lxml.html.HtmlElement) -> None:
             hidden.drop_tree()
 
 
+# Case-sensitive: ten times cheaper on the whole markup (0.1 ms a page at the median of 150
+# wcxb-dev pages), and inline styles are written in lower case.
+_NONE_IMPORTANT = re.compile(r"display\s*:\s*none\s*!\s*important")
+_IMPORTANT_STYLE = lxml.etree.XPath("//*[contains(@style, 'important')]")
+"""Candidates for an inline ``display: none !important``: hidden for good. A script that
+shows a tab or a panel sets its inline style without ``!important``, which could not beat
+this one, so nothing on the page ever shows such an element. Bazaarvoice's SEO SDK writes
+its debug list this way on every product page that carries it ("bvseo_sdk, dw_cartridge",
+"SEO SDK is disabled"), and trafilatura, which keeps inline-hidden product tabs, read it."""
+
+
+def _drop_hidden_for_good(document: lxml.html.HtmlElement) -> None:
+    for element in _IMPORTANT_STYLE(document):
+        if element.getparent() is not None and _NONE_IMPORTANT.search(
+            element.get("style", "").lower()
+        ):
+            element.drop_tree()
+
+
 JUDGE_FURNITURE = frozenset({"bylines", "captions"})
 """Refinements applied to trafilatura's page before it reads it (when the caller left them
 on); the others run on its reading, as on every stage's."""
@@ -109,9 +128,10 @@ on); the others run on its reading, as on every stage's."""
 def judge_document(html: str, rules: frozenset[str]) -> lxml.html.HtmlElement:
     """The page for trafilatura: our own parse of ``html`` (so its text is decoded and cleaned
     as every stage's is), less ``JUDGE_RULES`` and, unless the caller keeps ``hidden``, what
-    the ``hidden`` attribute or a Webflow style sheet hides (but the collapsed panels the
-    cascade opens) and every element the renderer saw hidden or marked as an endless feed:
-    what the hidden rule keeps from the cascade must not come back through the judge."""
+    the ``hidden`` attribute, a Webflow style sheet or an inline ``display: none !important``
+    hides (but the collapsed panels the cascade opens) and every element the renderer saw
+    hidden or marked as an endless feed: what the hidden rule keeps from the cascade must not
+    come back through the judge."""
     document = parse_html(html)
     reveal_noscript_page(document)  # as the cascade does: a page served inside <noscript>
     apply_rules(document, rules & JUDGE_RULES)
@@ -122,6 +142,8 @@ def judge_document(html: str, rules: frozenset[str]) -> lxml.html.HtmlElement:
             hidden.drop_tree()
         if any(prefix in html for prefix in WEBFLOW_PREFIXES):  # its XPath: 0.9 ms a page
             _drop_webflow_hidden(document)
+        if _NONE_IMPORTANT.search(html):  # a scan of the markup first: 107 of 1,497 have one
+            _drop_hidden_for_good(document)
     if "hidden" not in rules or (HIDDEN_MARK not in html and FEED_MARK not in html):
         # a static page, or a render that marked nothing: a walk over every element (1.4 ms
         # at the median of 150 wcxb-dev pages, every tenth) would find nothing to drop

@@ -109,6 +109,22 @@ def test_judge_document_drops_what_webflow_hides() -> None:
     assert "FORMDONE" in judge_document(html, ALL_RULES - {"hidden"}).text_content()
 
 
+def test_judge_document_drops_what_is_hidden_for_good() -> None:
+    # Bazaarvoice's SEO SDK debug list, as served on a product page
+    html = (
+        f"<html><body><div class='description'><p>{PROSE}</p></div>"
+        '<ul id="BVSEOSDK_meta" style="display: none !important;"><li>SDKDEBUG bvseo_sdk</li>'
+        "<li>bvseo-msg: SEO SDK is disabled.</li></ul>"
+        "<div class='tab' style='display:none'><p>TABSPECS 20 oz, stainless steel</p></div>"
+        "<p style='color: red !important'>IMPORTANTCOLOUR stays</p></body></html>"
+    )
+    text = judge_document(html, ALL_RULES).text_content()
+    assert "SDKDEBUG" not in text and "Sentence 11" in text
+    # a tab a script shows, and an !important that hides nothing, stay
+    assert "TABSPECS" in text and "IMPORTANTCOLOUR" in text
+    assert "SDKDEBUG" in judge_document(html, ALL_RULES - {"hidden"}).text_content()
+
+
 def test_hidden_text_of_a_rendered_forum_never_comes_back_through_the_judge() -> None:
     posts = "".join(
         f"<div class='post'><span class='author'>member{i}</span><p>Reply {i}: {PROSE}</p></div>"
