@@ -193,6 +193,21 @@ def report(scored: list[Scored], systems: list[str], title: str) -> None:
         print(f"{system[:16]:<16} " + " ".join(cells))
 
 
+def weighted_report(sample: list[Scored], pages: list[WcxbPage], systems: list[str]) -> None:
+    """Each system's F1 on the sample, its types weighed by their shares of ``pages``: the
+    sample's plain mean weighs every type alike (20 of each), so it is no estimate of the mean
+    over every page, in which articles are over half."""
+    shares = {kind: sum(page.type == kind for page in pages) / len(pages) for kind in TYPES}
+    print("\nF1 of the render sample, each type weighed by its share of every chosen page:")
+    for system in systems:
+        total = 0.0
+        for kind, share in shares.items():
+            rows = [r for r in sample if r.system == system and r.page.type == kind]
+            total += share * mean_scores(r.score for r in rows).f1 if rows else 0.0
+        if any(row.system == system for row in sample):
+            print(f"{SYSTEMS[system]:<20} {total:>6.3f}")
+
+
 def write_rows(path: Path, scored: list[Scored]) -> None:
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
@@ -319,6 +334,7 @@ def main() -> None:
     if rendered_ids and len(rendered_ids) < len(pages):
         on_sample = [row for row in scored if row.page.id in rendered_ids]
         report(on_sample, systems, f"the render sample ({len(rendered_ids)} pages), all systems")
+        weighted_report(on_sample, pages, systems)
     print(f"\nPer-page rows: {args.out / 'wcxb-scores.csv'}")
     print(f"Plot: {args.out / 'wcxb-f1-by-type.png'}")
     print(f"Total run time: {time.perf_counter() - started:.0f} s")
