@@ -16,14 +16,12 @@ from __future__ import annotations
 from dataclasses import replace
 from enum import Enum
 
-import lxml.html
-
 from ._blockvote import BlockVoteStage
 from ._cascade import Candidate, CascadeResult, Skip, StageInput, attempt
-from ._merge import Block, blocks, merge, restyle, to_element
+from ._merge import as_content, blocks, merge, restyle
 from ._options import MIN_WORDS
 from ._pagetype import DEFAULT_TYPE, PageType
-from ._postprocess import CleanContent, html_to_text
+from ._postprocess import CleanContent
 from ._stages import STAGES_BY_NAME
 from ._text import count_words
 from ._trafilatura import TrafilaturaStage
@@ -248,7 +246,7 @@ def _by_policy(
     ours_blocks, theirs_blocks = blocks(accepted.content.html), blocks(theirs.html)
     if policy is Policy.THEIRS:
         selected, counts = restyle(ours_blocks, theirs_blocks)
-        content = _content(selected)
+        content = as_content(selected)
         entry = _entry(
             judge_name,
             "accepted",
@@ -268,7 +266,7 @@ def _by_policy(
             count_words(theirs.text),
         )
         return _with(accepted, accepted.stage, accepted.content, [*refinements, entry])
-    content = _content(merged)
+    content = as_content(merged)
     entry = _entry(
         COMBINED_STAGE,
         "accepted",
@@ -320,13 +318,6 @@ def _judge_input(page: StageInput, page_type: PageType) -> StageInput:
     if page_type.kind == "forum":
         rules -= {"bylines"}
     return replace(page, rules=rules)
-
-
-def _content(selected: list[Block]) -> CleanContent:
-    root = to_element(selected)
-    # The blocks one per line and no wrapper, as every stage's content is written.
-    html = "\n".join(lxml.html.tostring(block, encoding="unicode").strip() for block in root)
-    return CleanContent(html=html, text=html_to_text(html))
 
 
 def _entry(name: str, outcome: TraceOutcome, reason: str, words: int | None = None) -> TraceEntry:

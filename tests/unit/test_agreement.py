@@ -105,3 +105,43 @@ def test_prose_inside_ignores_link_lines_and_block_junctions() -> None:
     assert prose_inside(checking, html_to_text(PARAGRAPHS)) == 1.0
     assert prose_inside(PARAGRAPHS, "nothing alike at all here") == 0.0
     assert prose_inside(RELATED, html_to_text(PARAGRAPHS)) == 0.0  # no prose: nothing vouched
+
+
+CODE = (
+    "<pre><code>ferryctl schedule --route kelvik --after 22:00\n"
+    "ferryctl notify --shift fish-plant</code></pre>"
+)
+
+
+# The two stages alone: their reading is not merged with trafilatura's afterwards.
+CASCADE_ALONE = ExtractOptions(
+    rules=WITHOUT_BOUNDARY.rules,
+    stages=(STAGES_BY_NAME["readability-js"], STAGES_BY_NAME["readability-lxml"]),
+)
+
+
+def test_blocks_readability_js_dropped_inside_its_result_are_put_back() -> None:
+    """Readability.js's conditional cleaning drops a code block (wrapped in a custom element
+    on coryd.dev), a list or an FAQ from the middle of an article: readability-lxml's blocks
+    between two blocks both kept go back in. Its short lines there ("Read more") stay out,
+    and so does what it reads around the result."""
+    first, rest = PARAGRAPHS.split("<p>Paragraph 3")
+    page = PAGE.replace(PARAGRAPHS, f"{first}{CODE}<p>Read more</p><p>Paragraph 3{rest}")
+    snap = PageSnapshot(
+        html=page, readability=ReadabilityResult(content=f"<div>{PARAGRAPHS}</div>", title="x")
+    )
+    result = extract(snap, options=CASCADE_ALONE)
+    assert "ferryctl schedule --route kelvik" in result.text
+    assert result.text.index("Paragraph 2") < result.text.index("ferryctl")
+    assert result.text.index("ferryctl") < result.text.index("Paragraph 3")
+    assert "Read more" not in result.text
+    (entry,) = [e for e in result.trace if "put back" in e.reason]
+    assert entry.name == "readability-js" and entry.outcome == "accepted"
+    # what readability-lxml reads before the first block both kept stays out
+    lead = CODE.replace("schedule --route kelvik", "rollback --route harbour")
+    edge = PageSnapshot(
+        html=page.replace("<h1>Ferry cut</h1>", f"<h1>Ferry cut</h1>{lead}"),
+        readability=ReadabilityResult(content=f"<div>{PARAGRAPHS}</div>", title="x"),
+    )
+    edged = extract(edge, options=CASCADE_ALONE).text
+    assert "schedule --route kelvik" in edged and "rollback --route harbour" not in edged
