@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import lxml.html
+import pytest
 
 import extractor._trafilatura as judge_module
 from extractor import extract
@@ -96,33 +97,40 @@ def test_trafilatura_is_not_asked_about_a_huge_page(monkeypatch) -> None:
     assert isinstance(outcome, Skip) and "elements" in outcome.reason
 
 
-def test_judge_document_drops_what_webflow_hides() -> None:
-    html = (
-        f"<html><body><form class='w-form'><p>{PROSE}</p></form>"
-        "<div class='w-form-done'><div>FORMDONE Thank you! Your submission has been received!"
-        "</div></div><div class='w-form-fail'><div>FORMFAIL Oops! Something went wrong.</div>"
-        "</div><div class='w-form-done-note'><p>LOOKALIKE stays</p></div></body></html>"
-    )
+@pytest.mark.parametrize(
+    ("body", "dropped", "kept"),
+    [
+        pytest.param(  # what every Webflow style sheet hides until the form is sent
+            f"<form class='w-form'><p>{PROSE}</p></form>"
+            "<div class='w-form-done'><div>FORMDONE Thank you! Your submission has been "
+            "received!</div></div><div class='w-form-fail'><div>FORMFAIL Oops! Something went "
+            "wrong.</div></div><div class='w-form-done-note'><p>LOOKALIKE stays</p></div>",
+            ("FORMDONE", "FORMFAIL"),
+            ("LOOKALIKE",),
+            id="webflow",
+        ),
+        pytest.param(  # Bazaarvoice's SEO SDK debug list, as served on a product page
+            f"<div class='description'><p>{PROSE}</p></div>"
+            '<ul id="BVSEOSDK_meta" style="display: none !important;"><li>SDKDEBUG bvseo_sdk'
+            "</li><li>bvseo-msg: SEO SDK is disabled.</li></ul>"
+            # a tab a script shows, and an !important that hides nothing, stay
+            "<div class='tab' style='display:none'><p>TABSPECS 20 oz, stainless steel</p></div>"
+            "<p style='color: red !important'>IMPORTANTCOLOUR stays</p>",
+            ("SDKDEBUG",),
+            ("TABSPECS", "IMPORTANTCOLOUR"),
+            id="display-none-important",
+        ),
+    ],
+)
+def test_judge_document_drops_what_is_hidden_for_good(
+    body: str, dropped: tuple[str, ...], kept: tuple[str, ...]
+) -> None:
+    html = f"<html><body>{body}</body></html>"
     text = judge_document(html, ALL_RULES).text_content()
-    assert "FORMDONE" not in text and "FORMFAIL" not in text
-    assert "LOOKALIKE" in text and "Sentence 11" in text
-    assert "FORMDONE" in judge_document(html, ALL_RULES - {"hidden"}).text_content()
-
-
-def test_judge_document_drops_what_is_hidden_for_good() -> None:
-    # Bazaarvoice's SEO SDK debug list, as served on a product page
-    html = (
-        f"<html><body><div class='description'><p>{PROSE}</p></div>"
-        '<ul id="BVSEOSDK_meta" style="display: none !important;"><li>SDKDEBUG bvseo_sdk</li>'
-        "<li>bvseo-msg: SEO SDK is disabled.</li></ul>"
-        "<div class='tab' style='display:none'><p>TABSPECS 20 oz, stainless steel</p></div>"
-        "<p style='color: red !important'>IMPORTANTCOLOUR stays</p></body></html>"
-    )
-    text = judge_document(html, ALL_RULES).text_content()
-    assert "SDKDEBUG" not in text and "Sentence 11" in text
-    # a tab a script shows, and an !important that hides nothing, stay
-    assert "TABSPECS" in text and "IMPORTANTCOLOUR" in text
-    assert "SDKDEBUG" in judge_document(html, ALL_RULES - {"hidden"}).text_content()
+    assert not any(marker in text for marker in dropped)
+    assert all(marker in text for marker in (*kept, "Sentence 11"))
+    unhidden = judge_document(html, ALL_RULES - {"hidden"}).text_content()
+    assert all(marker in unhidden for marker in dropped)
 
 
 def test_hidden_text_of_a_rendered_forum_never_comes_back_through_the_judge() -> None:
