@@ -82,8 +82,9 @@ def test_a_thread_reads_its_opening_post_once() -> None:
     assert "repeated-quotes" in {entry.name for entry in extraction.trace}
 
 
-def test_the_switch_keeps_the_quotes() -> None:
-    options = ExtractOptions(rules=ALL_RULES - {"repeated-quotes"})
+def test_the_switches_keep_the_quotes() -> None:
+    # distant-repeats reads each reply's quote as a copy of the first reply's quote
+    options = ExtractOptions(rules=ALL_RULES - {"repeated-quotes", "distant-repeats"})
     extraction = extract(thread_html(FORUM_HEAD), url=URL, options=options)
     assert extraction.text.count("wider stage and better instrument separation") == 6
 

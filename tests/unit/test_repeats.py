@@ -116,6 +116,8 @@ FAR = "".join(other(i) for i in range(MAX_GAP + 1))
     [
         # A card's teaser shown again in another shelf, far below: the copy goes.
         (f"{TEASER}{FAR}{TEASER}", 2),
+        # ... under the shelf's own heading too (a publication's "Latest" and "Most read").
+        (f"<h2>Latest</h2>{TEASER}{FAR}<h2>Most read</h2>{TEASER}", 2),
         # A grid's cards sharing their short specification lines keep them.
         (f"<h3>M2</h3>{SPECS}{FAR}<h3>M8</h3>{SPECS}", 0),
     ],
