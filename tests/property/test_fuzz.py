@@ -48,6 +48,9 @@ CPU time, not wall-clock time: on a shared machine, wall-clock time measures the
 WALL_LIMIT_S = max(60.0, TIME_LIMIT_S * 6)
 """Wall-clock backstop, for a hang that blocks instead of computing."""
 
+REGRESSION_LIMIT_S = 6.0
+"""CPU seconds for an input that once hung readability-lxml (the fuzzer's finds)."""
+
 INPUTS_RUN: Counter[str] = Counter()
 SLOWEST: tuple[float, str] = (0.0, "")
 """CPU seconds of the slowest input, and its target."""
@@ -367,7 +370,10 @@ def test_the_watchdog_stops_a_hang() -> None:
 )
 def test_nesting_found_by_the_fuzzer_is_fast(nested: str) -> None:
     page = f"<html><body><article><p>A first paragraph, with words.</p>{nested}</article></body></html>"
-    with time_limit("regression", limit=3.0):
+    # The two regressions took 10+ and 15 CPU s; the whole extraction of the first input,
+    # with the combination and the block vote, takes 1.9 to 3.3 CPU s on this 2-core machine
+    # (3.1 under a full test run beside a benchmark): 6 s tells the two apart under load.
+    with time_limit("regression", limit=REGRESSION_LIMIT_S):
         result = extractor.extract(page)
     skipped = [entry for entry in result.trace if entry.name == "readability-lxml"]
     assert skipped and "nest" in skipped[0].reason, skipped
