@@ -105,11 +105,12 @@ def _drop_webflow_hidden(document: lxml.html.HtmlElement) -> None:
 # wcxb-dev pages), and inline styles are written in lower case.
 _NONE_IMPORTANT = re.compile(r"display\s*:\s*none\s*!\s*important")
 _IMPORTANT_STYLE = lxml.etree.XPath("//*[contains(@style, 'important')]")
-"""Candidates for an inline ``display: none !important``: hidden for good. A script that
-shows a tab or a panel sets its inline style without ``!important``, which could not beat
-this one, so nothing on the page ever shows such an element. Bazaarvoice's SEO SDK writes
-its debug list this way on every product page that carries it ("bvseo_sdk, dw_cartridge",
-"SEO SDK is disabled"), and trafilatura, which keeps inline-hidden product tabs, read it."""
+"""Candidates for an inline ``display: none !important``: no style sheet rule can show such
+an element (an inline ``!important`` beats them all), only a script rewriting its style, and
+the scripts that open tabs and panels toggle a class or a plain inline style. Bazaarvoice's
+SEO SDK writes its debug list this way on every product page that carries it ("bvseo_sdk,
+dw_cartridge", "SEO SDK is disabled"), and trafilatura, which keeps inline-hidden product
+tabs, read it. On wcxb-dev 107 pages carry such a style; none lost words by the rule."""
 
 
 def _drop_hidden_for_good(document: lxml.html.HtmlElement) -> None:
