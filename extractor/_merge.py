@@ -12,7 +12,7 @@ kind.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -158,22 +158,7 @@ def _key(text: str) -> str:
 def merge(first: list[Block], second: list[Block]) -> tuple[list[Block], MergeCounts]:
     """The union of two block sequences in page order: ``first``'s blocks, with ``second``'s
     inserted where the alignment puts them, unless their words lie inside ``first``'s text."""
-    first_text = f" {' '.join(block.key for block in first)} "
-    first_shingles = _shingles(first_text.split())
-    merged: list[Block] = []
-    equal = contained = 0
-    for operation, ours, theirs in _aligned(first, second):
-        merged.extend(ours)
-        if operation == "equal":
-            equal += len(ours)
-            continue
-        for block in theirs:
-            if not block.key:
-                continue  # a picture only the second reading kept: words are what it vouches for
-            if _contained(block.key, first_text, first_shingles):
-                contained += 1
-            else:
-                merged.append(block)
+    merged, equal, contained = _woven(first, list(_aligned(first, second)), _anywhere)
     counts = MergeCounts(
         both=equal + contained,
         first_only=len(first) - equal,
@@ -200,21 +185,46 @@ def interior(first: list[Block], second: list[Block]) -> tuple[list[Block], int]
     shared = [index for index, (operation, _, _) in enumerate(aligned) if operation == "equal"]
     if len(shared) < 2:
         return first, 0
+
+    def inside(index: int, block: Block) -> bool:
+        return shared[0] < index < shared[-1] and len(block.key.split()) >= INTERIOR_MIN_WORDS
+
+    filled, _, _ = _woven(first, aligned, inside)
+    return filled, len(filled) - len(first)
+
+
+def _anywhere(index: int, block: Block) -> bool:
+    return True
+
+
+def _woven(
+    first: list[Block],
+    aligned: list[tuple[str, list[Block], list[Block]]],
+    admit: Callable[[int, Block], bool],
+) -> tuple[list[Block], int, int]:
+    """``first``'s blocks with the second reading's blocks of ``aligned`` (the two readings'
+    alignment) that ``admit`` takes (given the alignment step's index) and whose words are not
+    inside ``first``'s text; and how many of ``first``'s blocks the alignment matched, and how
+    many admitted blocks were inside its text."""
     first_text = f" {' '.join(block.key for block in first)} "
     first_shingles = _shingles(first_text.split())
-    filled: list[Block] = []
-    added = 0
+    woven: list[Block] = []
+    equal = contained = 0
     for index, (operation, ours, theirs) in enumerate(aligned):
-        filled.extend(ours)
-        if operation == "equal" or not shared[0] < index < shared[-1]:
+        woven.extend(ours)
+        if operation == "equal":
+            equal += len(ours)
             continue
         for block in theirs:
-            if len(block.key.split()) >= INTERIOR_MIN_WORDS and not _contained(
-                block.key, first_text, first_shingles
-            ):
-                filled.append(block)
-                added += 1
-    return filled, added
+            if not block.key:
+                continue  # a picture only the second reading kept: words are what it vouches for
+            if not admit(index, block):
+                continue
+            if _contained(block.key, first_text, first_shingles):
+                contained += 1
+            else:
+                woven.append(block)
+    return woven, equal, contained
 
 
 def restyle(first: list[Block], second: list[Block]) -> tuple[list[Block], MergeCounts]:
