@@ -1,5 +1,5 @@
-"""Pages with no main content say so: an error page, a login wall, a bot check, an empty
-listing.
+"""Pages with no main content say so: an error page, a login wall, a paywall, a bot check,
+an empty listing.
 
 Such a page still has words (a "Page not found" line, a sign-in form, a "No results found"
 notice, the site's menus), and the cascade reads them as if they were the page. A RAG index
@@ -30,7 +30,8 @@ with the site's leftovers; a longer one is read as content, whatever its title s
 
 LOGIN_READING = 60
 """A reading this short that speaks of signing in, on a page with a password field, is the
-sign-in form's own text ("Sign in to continue reading", "Forgot your password?")."""
+sign-in form's own text ("Sign in to continue reading", "Forgot your password?"); one this
+short over a paywall's pitch is the headline and the pitch."""
 
 EMPTY_LISTING_WORDS = 80
 """A listing that says "No results found" is empty when its reading is shorter than this: a
@@ -39,18 +40,22 @@ search page keeps its filters and suggestions beside the notice, not records."""
 _STATUS = r"(?:40[0-4]|410|451|50[0-4])"
 _MISSING_PAGE = (
     r"page (?:not|cannot be|can ?not be|could not be|can't be) found|"
-    r"(?:page|file|content|article) (?:does not|doesn't|no longer) exists?"
+    r"(?:page|file|content|article) (?:does not|doesn't|no longer) exists?|"
+    r"(?:can't|cannot|can not|couldn't|could not|unable to) (?:find|locate) "
+    r"(?:that|this|the|your) page|(?:this|that|the) page (?:isn't|is not|is no longer) available"
 )
 
 _ERROR_TITLE = re.compile(
     rf"\b{_STATUS}\b.*\b(?:error|not found|forbidden|unavailable|gone|unauthori[sz]ed|"
     rf"bad request|bad gateway|timeout)\b|\b(?:error|not found|forbidden)\b.*\b{_STATUS}\b|"
     rf"{_MISSING_PAGE}|\bnot found\b$|^not found\b|page unavailable|internal server error|"
-    r"service (?:temporarily )?unavailable",
+    r"service (?:temporarily )?unavailable|something went wrong|"
+    r"an? (?:unexpected |unknown |internal )?error (?:has )?occurred",
     re.IGNORECASE,
 )
-"""A title or top heading that names an HTTP error or a missing page ("404 Not Found", "Page
-not found", "Error 500", "This page doesn't exist")."""
+"""A title or top heading that names an HTTP error, a missing page or a failure ("404 Not
+Found", "Page not found", "Error 500", "This page doesn't exist", "Oops! We can't find that
+page", "Something went wrong")."""
 
 _ERROR_TITLE_ITSELF = re.compile(rf"^\W*(?:error\W*)?{_STATUS}\b|{_MISSING_PAGE}", re.IGNORECASE)
 """The same, said as the page's own title (it begins with the code, or says the page is not
@@ -75,16 +80,39 @@ _SIGN_IN = re.compile(
 )
 """Words of a sign-in form: its title, heading, labels or button."""
 
+_RECORDS = r"(?:results|matches|products|items|listings|jobs|posts|articles|entries|records)"
 _NO_RESULTS = re.compile(
-    r"\bno (?:results|matches|products|items|listings|jobs|posts|articles|entries|records)"
-    r"(?: were)? (?:found|match|matched|available)|\b0 (?:results|matches)\b|"
+    rf"\bno {_RECORDS}(?: were)? (?:found|match|matched|matching|available)|"
+    rf"\b0 {_RECORDS}\b|"
     r"(?:your search|search for .{1,80}) (?:returned|did not match|found) no|"
-    r"there (?:are|were) no (?:results|products|items|listings|matches|posts)|"
-    r"nothing (?:matched|found|to show)|no (?:results|products) to (?:show|display)",
+    rf"there (?:are|were) no {_RECORDS}|"
+    r"nothing (?:matched|found|to show)|no (?:results|products) to (?:show|display)|"
+    r"(?:couldn't|could not|can't|cannot|didn't|did not|were unable to) find any"
+    rf"(?:thing| {_RECORDS}) (?:matching|for|that match)|"
+    r"(?:this|the) (?:collection|category|list) is (?:currently )?empty",
     re.IGNORECASE,
 )
 """An empty listing's notice ("No results found", "0 items", "Your search returned no
-matches", "There are no products in this category")."""
+matches", "There are no products in this category", "Sorry, we couldn't find any products
+matching ...", "This collection is empty"). A cart's "Your cart is empty" is not one: shops
+print it in the drawer of every page."""
+
+
+_PAYWALL = re.compile(
+    r"subscribe (?:now |today )?to (?:keep|continue) reading|"
+    r"(?:subscribe|sign up|register|log ?in|sign in) (?:now |today )?to (?:read|unlock|access) "
+    r"(?:the full|the rest of|this|the whole) (?:article|story)|"
+    r"(?:reached|used) (?:your|all (?:of )?your|the) (?:limit|maximum|monthly limit|\d+)"
+    r"(?: number)?(?: of)? free (?:articles|stories|reads)|"
+    r"(?:this|the) (?:article|story|content) is (?:only |exclusively )?(?:available|reserved) "
+    r"(?:to|for) (?:subscribers|members|premium)|"
+    r"to (?:continue|keep) reading,? (?:please )?(?:subscribe|sign in|log in|register|"
+    r"become a (?:member|subscriber))",
+    re.IGNORECASE,
+)
+"""A subscription wall's pitch, where the story stops: "Subscribe to keep reading", "You have
+reached your limit of free articles", "This article is available to subscribers only", "To
+continue reading, please subscribe"."""
 
 
 @dataclass(frozen=True)
@@ -92,7 +120,7 @@ class Emptiness:
     """What a page with no main content is, and why we think so."""
 
     kind: str
-    """``error page``, ``bot check``, ``login wall`` or ``empty listing``."""
+    """``error page``, ``bot check``, ``login wall``, ``paywall`` or ``empty listing``."""
     reason: str
     certain: bool
     """True: the page has nothing to read (``NoContentError``); False: a warning only."""
@@ -128,6 +156,12 @@ def judge_emptiness(document: HtmlElement, reading: str) -> Emptiness | None:
     bot = _BOT_CHECK.search(reading)
     if bot is not None:
         return Emptiness("bot check", f"it says {bot.group(0)!r}, and {words} words", certain=True)
+    paywall = _PAYWALL.search(reading)
+    if paywall is not None:
+        # Under the wall's pitch a short reading is the headline and the pitch; a longer one
+        # also holds the story's opening, which is content, if not all of it.
+        reason = f"it says {paywall.group(0)!r}, and {words} words"
+        return Emptiness("paywall", reason, certain=words < LOGIN_READING)
     if words < EMPTY_LISTING_WORDS and (empty := _NO_RESULTS.search(reading)) is not None:
         reason = f"it says {empty.group(0)!r}, and {words} words"
         return Emptiness("empty listing", reason, certain=True)

@@ -1,5 +1,5 @@
 """Pages with no main content say so (``extractor/_emptiness.py``): an error page, a login
-wall, a bot check and an empty listing raise ``NoContentError`` with the reason, pages that
+wall, a paywall, a bot check and an empty listing raise ``NoContentError`` with the reason, pages that
 look like them in one way are read as usual, and ``--keep no-content`` reads them all."""
 
 from __future__ import annotations
@@ -18,6 +18,11 @@ EMPTY = {
     "login-wall.html": "a login wall",
     "bot-check.html": "a bot check",
     "empty-search.html": "an empty listing",
+    "soft-404-shop.html": "an error page",
+    "server-error.html": "an error page",
+    "empty-search-sorry.html": "an empty listing",
+    "empty-collection.html": "an empty listing",
+    "paywall.html": "a paywall",
 }
 
 
@@ -62,3 +67,19 @@ def test_a_missing_page_with_a_long_reading_is_read_with_a_warning() -> None:
     assert any(
         w.startswith("low confidence: the page may be an error page") for w in extraction.warnings
     )
+
+
+def test_a_story_cut_short_by_a_paywall_is_read_with_a_warning() -> None:
+    """Three paragraphs of a story before "To continue reading, please subscribe" are the
+    story's opening: read, with a warning that the rest is behind the wall."""
+    extraction = extract((PAGES / "near-miss-paywall-teaser.html").read_bytes())
+    assert "more frequent evening sailings" in extraction.text
+    assert any(
+        w.startswith("low confidence: the page may be a paywall") for w in extraction.warnings
+    )
+
+
+def test_a_brief_with_a_newsletter_box_is_no_paywall() -> None:
+    extraction = extract((PAGES / "near-miss-newsletter-brief.html").read_bytes())
+    assert "children's reading hour" in extraction.text
+    assert extraction.warnings == ()
