@@ -140,6 +140,7 @@ def judge_emptiness(document: HtmlElement, reading: str) -> Emptiness | None:
     """Whether the page whose cleaned parse is ``document`` and whose reading (the
     extraction's text) is ``reading`` has no main content, or may have none."""
     words = count_words(reading)
+    reading = _plain(reading)
     titles = _titles(document)
     if words >= SHORT_READING:
         error = _first_match(_ERROR_TITLE_ITSELF, titles)
@@ -192,7 +193,13 @@ def _titles(document: HtmlElement) -> list[str]:
     heading = next(document.iter("h1"), None)
     if heading is not None:
         found.append(heading.text_content())
-    return [" ".join(text.split()) for text in found if text and text.strip()]
+    return [_plain(" ".join(text.split())) for text in found if text and text.strip()]
+
+
+def _plain(text: str) -> str:
+    """``text`` with typographic apostrophes made plain: pages write "can’t" as often as
+    "can't", and the patterns spell the plain one."""
+    return text.replace("\u2019", "'").replace("\u02bc", "'")
 
 
 def _first_match(pattern: re.Pattern[str], texts: list[str]) -> str | None:
