@@ -17,6 +17,8 @@ from extractor import (
 )
 
 FRONT_MATTER_FORMATS = ("markdown", "text")
+_BODIES = {"markdown": "markdown", "text": "text", "html": "html"}
+"""The extraction's field that each document format prints as its body."""
 COMMENTS_RULE = {"markdown": "---", "text": "-" * 40}
 """Sets the comment section apart from the article in Markdown and text output."""
 
@@ -34,9 +36,9 @@ def render_output(
         return to_xml(extraction)
     if output_format == "csv":
         return csv_line(csv_header()) + csv_line(to_csv_row(extraction))
-    body = {"markdown": extraction.markdown, "text": extraction.text, "html": extraction.html}[
-        output_format
-    ]
+    # Read by name: ``markdown`` is computed when first read, and text or HTML output must not
+    # pay for a conversion it never prints.
+    body: str = getattr(extraction, _BODIES[output_format])
     with_front_matter = with_metadata and output_format in FRONT_MATTER_FORMATS
     # The title alone is cheaper to read than the whole metadata, unless that is read anyway.
     title = extraction.metadata.title if with_front_matter else extraction.title

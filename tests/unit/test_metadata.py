@@ -319,6 +319,20 @@ def test_title_read_alone_is_the_metadata_title(page: Path) -> None:
     assert alone.metadata.title == alone.title
 
 
+@pytest.mark.parametrize("output_format", ["text", "html"])
+def test_text_and_html_output_leave_the_markdown_unconverted(output_format: str) -> None:
+    """Markdown is computed when first read: a document in another format does not read it
+    (the benchmark times ``-f text``, and the conversion was a twentieth of an extraction)."""
+    from renderer.formats import render_output
+
+    page = FIXTURES / "metadata" / "jsonld-graph.html"
+    extraction = extract(page.read_bytes(), url="https://coast.example/news/harbour-wall")
+    document = render_output(extraction, output_format)
+    assert extraction.title in document
+    assert extraction.__dict__.get("markdown") is None
+    assert render_output(extraction, "markdown").startswith(f"# {extraction.title}")
+
+
 def test_text_output_reads_the_title_alone_and_front_matter_reads_it_once() -> None:
     from renderer.formats import render_output
 
