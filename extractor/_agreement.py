@@ -7,6 +7,10 @@ the result. Measured on the shared article benchmark's rendered snapshots, this 
 rendered path's F1 from 0.937 to 0.943 (precision 0.906 to 0.928); see the closing note of
 the extraction-quality issue for the command.
 
+On a page made of sections or cards (``WIDER_ON``) the reverse holds too: readability-lxml's
+content that is longer and holds Readability.js's is the page, from which Readability.js's
+cleaning took sections (``_wider``).
+
 When Readability.js's result stands, readability-lxml's blocks that lie inside it, between
 two blocks both kept, are put back (``_filled``): Readability.js's conditional cleaning drops
 a code block wrapped in a custom element, a list, an FAQ from the middle of an article. On
@@ -48,10 +52,12 @@ AGREEMENT_MIN_WORDS = 50
 
 
 def cross_check(
-    page: StageInput, accepted: CascadeResult, stages: tuple[Stage, ...]
+    page: StageInput, accepted: CascadeResult, stages: tuple[Stage, ...], *, wider: bool = False
 ) -> CascadeResult:
-    """``accepted``, or readability-lxml's narrower content when the two stages agree, or
-    ``accepted`` with readability-lxml's blocks inside it put back (``_filled``).
+    """``accepted``, or readability-lxml's narrower content when the two stages agree, or,
+    when ``wider`` (the page's type is made of sections: ``WIDER_ON``), its wider content
+    that holds Readability.js's (``_wider``), or ``accepted`` with readability-lxml's blocks
+    inside it put back (``_filled``).
 
     Runs only when Readability.js's result was accepted and readability-lxml is among the
     cascade's stages (so ``--stages readability-js`` alone keeps Readability.js's result).
@@ -64,6 +70,8 @@ def cross_check(
         return accepted
     words = count_words(content.text)
     accepted_words = count_words(accepted.content.text)
+    if wider and words > accepted_words and (extended := _wider(accepted, content)) is not None:
+        return extended
     if words < AGREEMENT_MIN_WORDS or words >= accepted_words:
         return _filled(accepted, content)
     shared = prose_inside(content.html, accepted.content.text)
@@ -80,6 +88,39 @@ def cross_check(
         words=words,
     )
     return CascadeResult(stage=CHECKING_STAGE, content=content, trace=[*accepted.trace, entry])
+
+
+WIDER_ON = frozenset({"service", "collection", "listing"})
+"""Page types made of sections or cards, where readability-lxml's reading that holds all of
+Readability.js's and more is the page, and Readability.js's conditional cleaning took
+sections or cards out of it. On the 1,495 wcxb-dev pages rendered offline: all 0.8790 ->
+0.8792, collections 0.7373 -> 0.7398 (2925 0.80 -> 0.95, 0648 0.76 -> 0.84; 7 pages up, one
+service page down by 0.002). On every type, articles, forums and documentation lost (0.9508
+-> 0.9502, 0.8104 -> 0.8086, 0.9355 -> 0.9352): there the wider reading adds comments,
+related stories, a reply's quote. Product pages take trafilatura's choice of blocks, so
+the cascade's reading does not reach them."""
+
+
+def _wider(accepted: CascadeResult, checking: CleanContent) -> CascadeResult | None:
+    """readability-lxml's reading when it holds Readability.js's prose (``prose_inside`` at
+    ``AGREEMENT_CONTAINMENT``) and is longer: the same content, with what Readability.js's
+    conditional cleaning dropped from around and inside it."""
+    held = prose_inside(accepted.content.html, checking.text)
+    if held < AGREEMENT_CONTAINMENT:
+        return None
+    words = count_words(checking.text)
+    entry = TraceEntry(
+        kind="stage",
+        name=CHECKING_STAGE,
+        outcome="accepted",
+        reason=(
+            f"cross-check: it holds {held:.0%} of Readability.js's prose and "
+            f"{words - count_words(accepted.content.text)} words more (sections its "
+            "cleaning dropped)"
+        ),
+        words=words,
+    )
+    return CascadeResult(stage=CHECKING_STAGE, content=checking, trace=[*accepted.trace, entry])
 
 
 def _filled(accepted: CascadeResult, checking: CleanContent) -> CascadeResult:

@@ -10,7 +10,7 @@ from typing import TypeAlias
 import lxml.html
 from lxml.html import HtmlElement
 
-from ._agreement import cross_check
+from ._agreement import WIDER_ON, cross_check
 from ._cascade import CascadeResult, Stage, StageInput, read_ahead, run_cascade
 from ._codelang import page_hints, restore_code_languages
 from ._combine import combine, fallback
@@ -361,7 +361,7 @@ def _read(
             raise
         return found
     if CROSS_CHECK in options.rules:
-        result = cross_check(page, result, stages)
+        result = cross_check(page, result, stages, wider=page_type.kind in WIDER_ON)
     if not chosen:
         result = combine(page, result, page_type)
     for rule, refine in FINAL_REFINEMENTS:

@@ -145,3 +145,39 @@ def test_blocks_readability_js_dropped_inside_its_result_are_put_back() -> None:
     )
     edged = extract(edge, options=CASCADE_ALONE).text
     assert "schedule --route kelvik" in edged and "rollback --route harbour" not in edged
+
+
+SECTIONS = "".join(
+    f"<section><h2>Service {n}</h2><p>Our harbour crews handle service {n} for shipping "
+    "lines, from the first survey of the berth to the last line made fast at night.</p>"
+    "</section>"
+    for n in range(6)
+)
+SERVICE_PAGE = (
+    "<html><head><title>Harbour services</title><script type='application/ld+json'>"
+    '{"@context": "https://schema.org", "@type": "Service", "name": "Harbour services"}'
+    "</script></head><body><main><h1>Harbour services</h1>"
+    f"{SECTIONS}</main><footer><p>Kelvik Harbour Board.</p></footer></body></html>"
+)
+
+
+def test_on_a_service_page_readability_lxml_holding_more_sections_wins() -> None:
+    """Readability.js's cleaning kept two of a service page's six sections; readability-lxml
+    read them all, its own two among them: on a page made of sections, its wider reading is
+    the page. On an article the narrower reading stands."""
+    kept = "".join(SECTIONS.split("</section>")[i] + "</section>" for i in (2, 3))
+    snap = PageSnapshot(
+        html=SERVICE_PAGE, readability=ReadabilityResult(content=f"<div>{kept}</div>", title="x")
+    )
+    result = extract(snap, options=CASCADE_ALONE)
+    assert result.page_type == "service"
+    assert "Service 0" in result.text and "service 5 for shipping" in result.text
+    (entry,) = [e for e in result.trace if "sections its cleaning dropped" in e.reason]
+    assert entry.name == "readability-lxml" and entry.outcome == "accepted"
+    article = SERVICE_PAGE.replace('"Service"', '"NewsArticle"')
+    narrow = extract(
+        PageSnapshot(html=article, readability=ReadabilityResult(content=f"<div>{kept}</div>")),
+        options=CASCADE_ALONE,
+    )
+    assert narrow.page_type == "article"
+    assert "Service 2" in narrow.text and "Service 0" not in narrow.text
