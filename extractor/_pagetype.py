@@ -295,6 +295,8 @@ def _schema_evidence(found: Counter[str], meta: dict[str, str], evidence: _Evide
         evidence.add("collection", 3.0, f"{found['Product']} schema.org Product items")
         found["Product"] = found["ProductGroup"] = 0
     for name, count in found.items():
+        if not count:
+            continue  # the items above, read as a collection: not one product besides
         if name in SCHEMA_TYPES:
             kind, weight = SCHEMA_TYPES[name]
             evidence.add(kind, weight, f"schema.org {name}" + (f" x{count}" if count > 1 else ""))

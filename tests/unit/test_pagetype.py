@@ -58,6 +58,21 @@ def test_microdata_itemtype_counts_like_json_ld() -> None:
     assert detect(page(body=body)).kind == "product"
 
 
+def test_a_run_of_microdata_products_is_a_collection_not_also_a_product() -> None:
+    """Eight product cards marked up as schema.org Products are a collection's grid; the
+    items are not counted again as one product (they once were, with a count of 0, and
+    outweighed the collection: Redfin's and Kress's listings read as product pages)."""
+    cards = "".join(
+        f'<div itemscope itemtype="https://schema.org/Product"><h3>Mower {n}</h3>'
+        f"<p>A quiet robotic mower for lawns up to {n} acres.</p></div>"
+        for n in range(8)
+    )
+    weights, notes, _ = page_reading(parse_html(page(body=cards)), None)
+    assert "collection +3: 8 schema.org Product items" in notes
+    assert not any("product" in note and "items" not in note for note in notes)
+    assert weights.get("product", 0.0) == 0.0
+
+
 def test_og_type_product_group_is_a_collection() -> None:
     found = detect(page('<meta property="og:type" content="product.group">'))
     assert found.kind == "collection"
