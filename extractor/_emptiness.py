@@ -83,7 +83,7 @@ _SIGN_IN = re.compile(
 _RECORDS = r"(?:results|matches|products|items|listings|jobs|posts|articles|entries|records)"
 _NO_RESULTS = re.compile(
     rf"\bno {_RECORDS}(?: were)? (?:found|match|matched|matching|available)|"
-    rf"\b0 {_RECORDS}\b|"
+    r"\b0 (?:results|matches|products|listings|jobs)\b|"
     r"(?:your search|search for .{1,80}) (?:returned|did not match|found) no|"
     rf"there (?:are|were) no {_RECORDS}|"
     r"nothing (?:matched|found|to show)|no (?:results|products) to (?:show|display)|"
@@ -94,8 +94,8 @@ _NO_RESULTS = re.compile(
 )
 """An empty listing's notice ("No results found", "0 items", "Your search returned no
 matches", "There are no products in this category", "Sorry, we couldn't find any products
-matching ...", "This collection is empty"). A cart's "Your cart is empty" is not one: shops
-print it in the drawer of every page."""
+matching ...", "This collection is empty"). A cart's "Your cart is empty" or "0 items" is not
+one: shops print it in the drawer of every page."""
 
 
 _PAYWALL = re.compile(

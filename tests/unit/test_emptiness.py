@@ -83,3 +83,10 @@ def test_a_brief_with_a_newsletter_box_is_no_paywall() -> None:
     extraction = extract((PAGES / "near-miss-newsletter-brief.html").read_bytes())
     assert "children's reading hour" in extraction.text
     assert extraction.warnings == ()
+
+
+def test_a_short_product_page_with_an_empty_cart_is_read() -> None:
+    """A shop's mini cart says "0 items" on every page: beside a short product description
+    it is no empty listing."""
+    extraction = extract((PAGES / "near-miss-product-empty-cart.html").read_bytes())
+    assert "keeps coffee hot for four hours" in extraction.text
