@@ -42,13 +42,15 @@ _MISSING_PAGE = (
     r"page (?:not|cannot be|can ?not be|could not be|can't be) found|"
     r"(?:page|file|content|article) (?:does not|doesn't|no longer) exists?|"
     r"(?:can't|cannot|can not|couldn't|could not|unable to) (?:find|locate) "
-    r"(?:that|this|the|your) page|(?:this|that|the) page (?:isn't|is not|is no longer) available"
+    r"(?:that|this|the|your) page|(?:this|that|the) page (?:isn't|is not|is no longer) available|"
+    r"page you(?: requested|(?: are| were|'re) looking for) (?:was not|wasn't|could not be|"
+    r"can't be|cannot be|does not|doesn't|no longer|is not|isn't|may have|has been)"
 )
 
 _ERROR_TITLE = re.compile(
     rf"\b{_STATUS}\b.*\b(?:error|not found|forbidden|unavailable|gone|unauthori[sz]ed|"
     rf"bad request|bad gateway|timeout)\b|\b(?:error|not found|forbidden)\b.*\b{_STATUS}\b|"
-    rf"{_MISSING_PAGE}|\bnot found\b$|^not found\b|page unavailable|internal server error|"
+    rf"{_MISSING_PAGE}|\bnot found\W*$|^not found\b|page unavailable|internal server error|"
     r"service (?:temporarily )?unavailable|something went wrong|"
     r"an? (?:unexpected |unknown |internal )?error (?:has )?occurred",
     re.IGNORECASE,

@@ -19,6 +19,7 @@ EMPTY = {
     "bot-check.html": "a bot check",
     "empty-search.html": "an empty listing",
     "soft-404-shop.html": "an error page",
+    "soft-404-looking-for.html": "an error page",
     "server-error.html": "an error page",
     "empty-search-sorry.html": "an empty listing",
     "empty-collection.html": "an empty listing",
