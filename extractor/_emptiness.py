@@ -1,5 +1,5 @@
-"""Pages with no main content say so: an error page, a login wall, a paywall, a bot check,
-an empty listing.
+"""Pages with no main content say so: an error page, a login wall, a paywall, an age gate,
+a bot check, an empty listing.
 
 Such a page still has words (a "Page not found" line, a sign-in form, a "No results found"
 notice, the site's menus), and the cascade reads them as if they were the page. A RAG index
@@ -31,7 +31,8 @@ with the site's leftovers; a longer one is read as content, whatever its title s
 LOGIN_READING = 60
 """A reading this short that speaks of signing in, on a page with a password field, is the
 sign-in form's own text ("Sign in to continue reading", "Forgot your password?"); one this
-short over a paywall's pitch is the headline and the pitch."""
+short over a paywall's pitch is the headline and the pitch, and one asking the reader's age
+is an age gate."""
 
 EMPTY_LISTING_WORDS = 80
 """A listing that says "No results found" is empty when its reading is shorter than this: a
@@ -52,6 +53,8 @@ _ERROR_TITLE = re.compile(
     rf"bad request|bad gateway|timeout)\b|\b(?:error|not found|forbidden)\b.*\b{_STATUS}\b|"
     rf"{_MISSING_PAGE}|\bnot found\W*$|^not found\b|page unavailable|internal server error|"
     r"service (?:temporarily )?unavailable|something went wrong|"
+    r"(?:this|the) (?:listing|job|job posting|posting|offer|ad|advert|event) (?:is no longer "
+    r"available|has expired|has been removed)|"
     r"an? (?:unexpected |unknown |internal )?error (?:has )?occurred",
     re.IGNORECASE,
 )
@@ -117,12 +120,24 @@ reached your limit of free articles", "This article is available to subscribers 
 continue reading, please subscribe"."""
 
 
+_AGE_GATE = re.compile(
+    r"\b(?:are you|you must be|you need to be) (?:of (?:the )?legal (?:drinking |smoking )?age|"
+    r"(?:over|at least|aged?) 1[89]|(?:over|at least|aged?) 21|1[89] or older|21 or older)|"
+    r"\bverify your age\b|\benter your (?:date of )?birth\b",
+    re.IGNORECASE,
+)
+"""An age gate's question: "Are you of legal drinking age?", "You must be 18 or older to
+enter", "Verify your age", "Enter your date of birth". Asked of the reader: a story about
+age verification laws names them otherwise."""
+
+
 @dataclass(frozen=True)
 class Emptiness:
     """What a page with no main content is, and why we think so."""
 
     kind: str
-    """``error page``, ``bot check``, ``login wall``, ``paywall`` or ``empty listing``."""
+    """``error page``, ``bot check``, ``login wall``, ``paywall``, ``age gate`` or ``empty
+    listing``."""
     reason: str
     certain: bool
     """True: the page has nothing to read (``NoContentError``); False: a warning only."""
@@ -159,6 +174,9 @@ def judge_emptiness(document: HtmlElement, reading: str) -> Emptiness | None:
     bot = _BOT_CHECK.search(reading)
     if bot is not None:
         return Emptiness("bot check", f"it says {bot.group(0)!r}, and {words} words", certain=True)
+    if words < LOGIN_READING and (gate := _AGE_GATE.search(reading)) is not None:
+        reason = f"it says {gate.group(0)!r}, and {words} words"
+        return Emptiness("age gate", reason, certain=True)
     paywall = _PAYWALL.search(reading)
     if paywall is not None:
         # Under the wall's pitch a short reading is the headline and the pitch; a longer one

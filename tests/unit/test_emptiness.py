@@ -1,6 +1,7 @@
 """Pages with no main content say so (``extractor/_emptiness.py``): an error page, a login
-wall, a paywall, a bot check and an empty listing raise ``NoContentError`` with the reason, pages that
-look like them in one way are read as usual, and ``--keep no-content`` reads them all."""
+wall, a paywall, an age gate, a bot check and an empty listing raise ``NoContentError`` with
+the reason, pages that look like them in one way are read as usual, and ``--keep
+no-content`` reads them all."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ EMPTY = {
     "empty-search.html": "an empty listing",
     "soft-404-shop.html": "an error page",
     "soft-404-looking-for.html": "an error page",
+    "expired-job.html": "an error page",
+    "age-gate.html": "an age gate",
     "server-error.html": "an error page",
     "empty-search-sorry.html": "an empty listing",
     "empty-collection.html": "an empty listing",
@@ -91,3 +94,9 @@ def test_a_short_product_page_with_an_empty_cart_is_read() -> None:
     it is no empty listing."""
     extraction = extract((PAGES / "near-miss-product-empty-cart.html").read_bytes())
     assert "keeps coffee hot for four hours" in extraction.text
+
+
+def test_a_brief_about_age_verification_is_no_age_gate() -> None:
+    extraction = extract((PAGES / "near-miss-age-law-brief.html").read_bytes())
+    assert "from the first of June" in extraction.text
+    assert extraction.warnings == ()
