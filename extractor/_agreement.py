@@ -70,8 +70,9 @@ def cross_check(
         return accepted
     words = count_words(content.text)
     accepted_words = count_words(accepted.content.text)
-    if wider and words > accepted_words and (extended := _wider(accepted, content)) is not None:
-        return extended
+    if wider and words > accepted_words:
+        if (extended := _wider(accepted, content, words - accepted_words)) is not None:
+            return extended
     if words < AGREEMENT_MIN_WORDS or words >= accepted_words:
         return _filled(accepted, content)
     shared = prose_inside(content.html, accepted.content.text)
@@ -101,24 +102,24 @@ related stories, a reply's quote. Product pages take trafilatura's choice of blo
 the cascade's reading does not reach them."""
 
 
-def _wider(accepted: CascadeResult, checking: CleanContent) -> CascadeResult | None:
-    """readability-lxml's reading when it holds Readability.js's prose (``prose_inside`` at
-    ``AGREEMENT_CONTAINMENT``) and is longer: the same content, with what Readability.js's
-    conditional cleaning dropped from around and inside it."""
+def _wider(
+    accepted: CascadeResult, checking: CleanContent, more_words: int
+) -> CascadeResult | None:
+    """readability-lxml's reading, ``more_words`` longer, when it holds Readability.js's prose
+    (``prose_inside`` at ``AGREEMENT_CONTAINMENT``): the same content, with what
+    Readability.js's conditional cleaning dropped from around and inside it."""
     held = prose_inside(accepted.content.html, checking.text)
     if held < AGREEMENT_CONTAINMENT:
         return None
-    words = count_words(checking.text)
     entry = TraceEntry(
         kind="stage",
         name=CHECKING_STAGE,
         outcome="accepted",
         reason=(
-            f"cross-check: it holds {held:.0%} of Readability.js's prose and "
-            f"{words - count_words(accepted.content.text)} words more (sections its "
-            "cleaning dropped)"
+            f"cross-check: it holds {held:.0%} of Readability.js's prose and {more_words} words "
+            "more (sections its cleaning dropped)"
         ),
-        words=words,
+        words=count_words(checking.text),
     )
     return CascadeResult(stage=CHECKING_STAGE, content=checking, trace=[*accepted.trace, entry])
 

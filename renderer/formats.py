@@ -17,8 +17,8 @@ from extractor import (
 )
 
 FRONT_MATTER_FORMATS = ("markdown", "text")
-_BODIES = {"markdown": "markdown", "text": "text", "html": "html"}
-"""The extraction's field that each document format prints as its body."""
+BODY_FORMATS = frozenset({"markdown", "text", "html"})
+"""Formats whose document is the extraction's field of the same name, under its title."""
 COMMENTS_RULE = {"markdown": "---", "text": "-" * 40}
 """Sets the comment section apart from the article in Markdown and text output."""
 
@@ -36,9 +36,11 @@ def render_output(
         return to_xml(extraction)
     if output_format == "csv":
         return csv_line(csv_header()) + csv_line(to_csv_row(extraction))
+    if output_format not in BODY_FORMATS:
+        raise ValueError(f"unknown output format: {output_format!r}")
     # Read by name: ``markdown`` is computed when first read, and text or HTML output must not
     # pay for a conversion it never prints.
-    body: str = getattr(extraction, _BODIES[output_format])
+    body: str = getattr(extraction, output_format)
     with_front_matter = with_metadata and output_format in FRONT_MATTER_FORMATS
     # The title alone is cheaper to read than the whole metadata, unless that is read anyway.
     title = extraction.metadata.title if with_front_matter else extraction.title
