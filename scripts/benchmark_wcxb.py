@@ -281,7 +281,10 @@ def score_rendered(pages: list[WcxbPage], systems: list[str], concurrency: int) 
 
 
 def choose_pages(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[WcxbPage]:
-    pages = load_pages(args.corpus)
+    try:
+        pages = load_pages(args.corpus)
+    except FileNotFoundError as error:
+        parser.error(str(error))
     if args.sample:
         pages = stratified_sample(pages, args.sample)
     if args.types:

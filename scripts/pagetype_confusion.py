@@ -36,7 +36,10 @@ def main() -> None:
     parser.add_argument("--held-out-types", type=Path, metavar="DIR", help="half models' dir")
     args = parser.parse_args()
     held = HeldOutTypes(args.held_out_types) if args.held_out_types else None
-    pages = load_pages(args.corpus)
+    try:
+        pages = load_pages(args.corpus)
+    except FileNotFoundError as error:
+        parser.error(str(error))
     if args.sample:
         pages = stratified_sample(pages, args.sample)
     matrix: Counter[tuple[str, str]] = Counter()

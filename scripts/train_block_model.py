@@ -259,7 +259,10 @@ def main() -> int:
         HELD.append(HeldOutTypes(args.held_out_types))
 
     started = time.perf_counter()
-    corpus = load_pages(args.corpus)
+    try:
+        corpus = load_pages(args.corpus)
+    except FileNotFoundError as error:
+        parser.error(str(error))
     with Pool(args.jobs) as pool:
         recorded = pool.map(_record, corpus, chunksize=8)
     pages = [page for page in recorded if page is not None and len(page.rows)]

@@ -145,7 +145,10 @@ def main() -> int:
     args = parser.parse_args()
 
     started = time.perf_counter()
-    corpus = load_pages(args.corpus)
+    try:
+        corpus = load_pages(args.corpus)
+    except FileNotFoundError as error:
+        parser.error(str(error))
     with Pool(args.jobs) as pool:
         read_pages = [found for found in pool.map(read, corpus, chunksize=16) if found]
     ids, rows, labels = [page[0] for page in read_pages], _rows(read_pages), _labels(read_pages)

@@ -44,9 +44,17 @@ def page_type(entry: dict) -> str:
 
 
 def load_pages(corpus: Path = CORPUS) -> list[WcxbPage]:
-    """Every page of the corpus, by id (a missing reference is empty: it scores 0 for all)."""
+    """Every page of the corpus, by id (a missing reference is empty: it scores 0 for all).
+    Raises ``FileNotFoundError`` when ``corpus`` holds no page: a benchmark or a model fitted
+    on nothing is an error, not a table of zeros."""
+    truth_paths = sorted((corpus / "ground-truth").glob("*.json"))
+    if not truth_paths:
+        raise FileNotFoundError(
+            f"no wcxb pages in {corpus} (its ground-truth/*.json): the corpus is read in place"
+            " from ../shared/corpora/wcxb-dev beside the checkout"
+        )
     pages = []
-    for truth_path in sorted((corpus / "ground-truth").glob("*.json")):
+    for truth_path in truth_paths:
         entry = json.loads(truth_path.read_text(encoding="utf-8"))
         truth = entry.get("ground_truth", {})
         page_id = truth_path.stem
