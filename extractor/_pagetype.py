@@ -127,6 +127,13 @@ URL_SEGMENTS: dict[str, tuple[str, float]] = {
         ("listing", 1.5),
     ),
 }  # fmt: skip
+DOCS_GENERATOR = re.compile(
+    r"\b(docusaurus|mkdocs|docutils|sphinx|rustdoc|vitepress|vuepress|docsify|gitbook|antora"
+    r"|mdbook|javadoc|doxygen|typedoc|docfx|starlight)\b",
+    re.IGNORECASE,
+)
+"""``<meta name="generator">`` values of documentation generators: a page they made is a
+manual's page, as a ``/docs/`` path says (their blog pages declare themselves articles)."""
 _DATE_PATH = re.compile(r"/(19|20)\d\d/(0?[1-9]|1[0-2])/")
 _SLUG_WORD = re.compile(r"(?:^|[-_+])[a-z]+(?=[-_+.]|$)")
 SLUG_MIN_WORDS = 4
@@ -285,7 +292,9 @@ def _schema_counts(
         found.update(_schema_name(v) for v in itemtype.split())
     for element in document.iterfind(".//meta"):
         name = (element.get("property") or element.get("name") or "").strip().lower()
-        if name and name not in meta:
+        if name == "generator" and name in meta:  # a site built by several tools names each
+            meta[name] += ", " + (element.get("content") or "")
+        elif name and name not in meta:
             meta[name] = element.get("content") or ""
     return found, meta
 
@@ -306,6 +315,8 @@ def _schema_evidence(found: Counter[str], meta: dict[str, str], evidence: _Evide
         evidence.add(kind, weight, f"og:type {og_type}")
     if meta.get("article:published_time", "").strip():
         evidence.add("article", 1.5, "article:published_time")
+    if made_by := DOCS_GENERATOR.search(meta.get("generator", "")):
+        evidence.add("documentation", 3.0, f"made by {made_by.group(0)}")
 
 
 def url_weights(url: str | None) -> dict[str, float]:

@@ -83,3 +83,49 @@ DOCS = _doc(
     "def show_item(request, id):\n    return render('item.html', id=id)</code></pre>"
     "<p><a href='https://github.com/example/edit'>Edit this page on GitHub</a></p></main>",
 )
+
+DOCUSAURUS = _doc(
+    "<meta name='generator' content='Docusaurus v3.2.0'>",
+    "<nav class='navbar'><a class='navbar__brand' href='/'>Tasklet</a>"
+    "<a class='navbar__link' href='/docs/intro'>Docs</a><a class='navbar__link' href='/blog'>Blog</a>"
+    "<div class='navbar__item dropdown'><a class='navbar__link' href='#'>Version: 3.2</a>"
+    "<ul class='dropdown__menu'><li><a href='/docs/next/scheduling'>Next</a></li>"
+    "<li><a href='/docs/3.1/scheduling'>3.1</a></li></ul></div></nav>"
+    "<aside class='theme-doc-sidebar-container'><nav class='menu'><ul>"
+    + "".join(
+        f"<li class='menu__list-item'><a class='menu__link' href='/docs/{n}'>{n.title()}</a></li>"
+        for n in ("intro", "install", "scheduling", "retries", "config", "cli", "faq")
+    )
+    + "</ul></nav></aside><main class='docMainContainer'><article>"
+    "<nav class='theme-doc-breadcrumbs'><ul class='breadcrumbs'><li><a href='/'>Home</a></li>"
+    "<li><span>Guides</span></li></ul></nav><div class='theme-doc-markdown markdown'>"
+    "<h1>Scheduling jobs</h1><p>Tasklet runs a job when its schedule says so. A schedule is "
+    "either a cron expression or a fixed interval, and each job has exactly one.</p>"
+    "<h2 id='cron'>Cron schedules</h2><p>A cron schedule takes the five usual fields, read in "
+    "the server's time zone unless the job names another one.</p><pre><code>"
+    "@job(cron='15 3 * * 1-5', tz='Europe/Oslo')\ndef nightly_report():\n    build_report()"
+    "</code></pre><h2 id='interval'>Interval schedules</h2><p>An interval schedule runs the "
+    "job every so many seconds, counted from the end of the previous run.</p>"
+    "<h2 id='missed'>Missed runs</h2><p>If the scheduler was down when a run was due, it runs "
+    "the job once when it comes back, not once for every missed slot.</p></div>"
+    "<footer class='theme-doc-footer'><a class='theme-edit-this-page' "
+    "href='https://github.com/tasklet/tasklet/edit/main/docs/scheduling.md'>Edit this page</a>"
+    "</footer></article><nav class='pagination-nav'><a class='pagination-nav__link "
+    "pagination-nav__link--prev' href='/docs/install'><div class='pagination-nav__sublabel'>"
+    "Previous</div><div class='pagination-nav__label'>Installation</div></a><a "
+    "class='pagination-nav__link pagination-nav__link--next' href='/docs/retries'><div "
+    "class='pagination-nav__sublabel'>Next</div><div class='pagination-nav__label'>Retries and "
+    "backoff</div></a></nav><div class='table-of-contents'><ul>"
+    + "".join(
+        f"<li><a class='table-of-contents__link' href='#{a}'>{t}</a></li>"
+        for a, t in (
+            ("cron", "Cron schedules"),
+            ("interval", "Interval schedules"),
+            ("missed", "Missed runs"),
+        )
+    )  # fmt: skip
+    + "</ul></div></main><footer class='footer'><p>Copyright © 2025 Tasklet contributors. "
+    "Built with Docusaurus.</p></footer>",
+)
+"""A Docusaurus manual's page as a file (no URL to say /docs/): its pagination and the
+table-of-contents' class names read like a listing's to the DOM counts."""

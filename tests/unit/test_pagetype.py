@@ -15,6 +15,7 @@ from extractor._pagetype import (
     rule_type,
 )
 from extractor._parse import parse_html
+from tests.unit.pagetype_pages import DOCUSAURUS
 
 PROSE = "<p>" + "The ferry schedule agreed after months of talks starts in spring. " * 4 + "</p>"
 
@@ -93,6 +94,49 @@ def test_og_type_product_group_is_a_collection() -> None:
 )
 def test_url_shape_decides_the_rules_when_the_page_says_nothing(url: str, kind: str) -> None:
     assert rules(page(), url).kind == kind
+
+
+@pytest.mark.parametrize(
+    "generators",
+    [
+        ["Docusaurus v3.2.0"],
+        ["mkdocs-1.6.1, mkdocs-material-9.5.0"],
+        ["Docutils 0.19: https://docutils.sourceforge.io/"],
+        ["rustdoc"],
+        ["Astro v5.15.9", "Starlight v0.36.0"],  # the second of two generators
+    ],
+)
+def test_a_documentation_generator_makes_documentation(generators: list[str]) -> None:
+    head = "".join(f'<meta name="generator" content="{name}">' for name in generators)
+    found = rules(page(head))
+    assert found.kind == "documentation"
+    assert any(note.startswith("documentation +3: made by") for note in found.evidence)
+
+
+def test_other_generators_say_nothing() -> None:
+    head = '<meta name="generator" content="WordPress 6.5"><meta name="generator" content="Hugo">'
+    assert rules(page(head), "https://example.org/x").evidence == ()
+
+
+def test_a_documentation_generators_blog_post_stays_an_article() -> None:
+    head = (
+        '<meta name="generator" content="Docusaurus v3.2.0">'
+        '<meta property="og:type" content="article">'
+        '<meta property="article:published_time" content="2025-03-04T08:00:00Z">'
+        + json_ld("BlogPosting")
+    )
+    assert detect(page(head), "https://tasklet.dev/blog/release-3-2").kind == "article"
+
+
+def test_a_generated_manual_without_its_url_reads_as_one() -> None:
+    extraction = extract(DOCUSAURUS)  # as a saved file: no /docs/ path to go by
+    assert extraction.page_type == "documentation"
+    text = extraction.text
+    for kept in ("each job has exactly one", "def nightly_report():", "for every missed slot"):
+        assert kept in text
+    for chrome in ("Edit this page", "Version: 3.2", "Previous", "Retries and backoff"):
+        assert chrome not in text
+    assert text.count("Interval schedules") == 1  # the heading, not the table of contents
 
 
 def test_no_evidence_is_an_article_that_has_not_shown_itself() -> None:
