@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -65,6 +65,10 @@ class BrowserGuard:
     refusals: list[Refusal] = field(default_factory=list)
     _verdicts: dict[str, asyncio.Task[list[str]]] = field(default_factory=dict)
     _pending: set[asyncio.Task[None]] = field(default_factory=set)
+    _caught: list[Refusal | None] = field(default_factory=list)
+    """The after-the-fact checks' verdicts in the order of the events that started them: one
+    request can fail two checks (a redirect hop to a loopback address, then its response's
+    server), and ``verify`` names the first, whichever check finished first."""
 
     async def install(self, context: BrowserContext, routes: RouteChain | None = None) -> None:
         """Refuse forbidden requests of ``context`` (in ``routes`` when given) and watch what
@@ -125,40 +129,49 @@ class BrowserGuard:
     def _on_response(self, response: Response) -> None:
         self._watch(self._check_server(response))
 
-    def _watch(self, check: Any) -> None:
-        task = asyncio.get_running_loop().create_task(check)
+    def _watch(self, check: Coroutine[Any, Any, Refusal | None]) -> None:
+        slot = len(self._caught)
+        self._caught.append(None)
+
+        async def record() -> None:
+            refusal = await check
+            if refusal is not None:
+                self._caught[slot] = refusal
+                self.refusals.append(refusal)
+
+        task = asyncio.get_running_loop().create_task(record())
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
-    async def _check_redirect(self, request: Request, origin: str) -> None:
+    async def _check_redirect(self, request: Request, origin: str) -> Refusal | None:
         if urlsplit(request.url).scheme.lower() in LOCAL_SCHEMES:
-            return
+            return None
         note = f"a redirect from {origin} the browser followed itself"
         try:
             await self.vet(request.url, note=note)
         except BlockedAddressError as exc:
-            self.refusals.append(
-                Refusal(request.url, str(exc), _is_main_navigation(request), prevented=False)
-            )
+            return Refusal(request.url, str(exc), _is_main_navigation(request), prevented=False)
         except FetchError:
             pass  # the hop's own request fails the same way
+        return None
 
-    async def _check_server(self, response: Response) -> None:
+    async def _check_server(self, response: Response) -> Refusal | None:
         """The address the browser really connected to (it resolved the host again)."""
         try:
             server = await asyncio.wait_for(response.server_addr(), BROWSER_CHECK_TIMEOUT_S)
         except (TimeoutError, PlaywrightError):
-            return
+            return None
         if not server or not server.get("ipAddress"):
-            return  # fulfilled by a route, a cache or a data: URL: no connection was made
+            return None  # fulfilled by a route, a cache or a data: URL: no connection was made
         address = str(server["ipAddress"]).strip("[]")
         reason = self.guard.policy(ipaddress.ip_address(address.split("%")[0]))
-        if reason is not None:
-            host = urlsplit(response.url).hostname or address
-            note = "the browser connected there after its own DNS lookup"
-            message = blocked_message(response.url, host, address, reason, note)
-            navigation = _is_main_navigation(response.request)
-            self.refusals.append(Refusal(response.url, message, navigation, prevented=False))
+        if reason is None:
+            return None
+        host = urlsplit(response.url).hostname or address
+        note = "the browser connected there after its own DNS lookup"
+        message = blocked_message(response.url, host, address, reason, note)
+        navigation = _is_main_navigation(response.request)
+        return Refusal(response.url, message, navigation, prevented=False)
 
     def raise_if_target_blocked(self, url: str | None = None) -> None:
         """BlockedAddressError if the guard refused the main document (``url``, or any
@@ -180,9 +193,9 @@ class BrowserGuard:
                 f"could not check {len(self._pending)} redirected or answered request(s) "
                 f"within {timeout:g} s; {ALLOW_HINT}"
             )
-        for refusal in self.refusals:
-            if not refusal.prevented:
-                raise BlockedAddressError(refusal.message)
+        for caught in self._caught:
+            if caught is not None:
+                raise BlockedAddressError(caught.message)
         self.raise_if_target_blocked()
 
 

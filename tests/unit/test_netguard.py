@@ -270,3 +270,45 @@ def test_only_the_refused_target_is_reported_as_blocked() -> None:
         browser_guard.raise_if_target_blocked("http://10.0.0.1/")
     with pytest.raises(BlockedAddressError, match="refused page"):
         run_async(browser_guard.verify)
+
+
+def test_verify_names_the_refusal_of_the_earlier_event() -> None:
+    """A redirect hop to a loopback address fails two checks: the hop's (a DNS lookup, slow)
+    and its response's server (answered at once). ``verify`` names the hop, whichever
+    finished first."""
+
+    async def scenario() -> list[str]:
+        guard = BrowserGuard()
+        hop_checked = asyncio.Event()
+
+        async def redirect_check() -> Refusal | None:
+            await hop_checked.wait()
+            return Refusal("http://127.0.0.1/secret", "a redirect from /to-loopback", True, False)
+
+        async def server_check() -> Refusal | None:
+            return Refusal("http://127.0.0.1/secret", "connected after its own lookup", True, False)
+
+        guard._watch(redirect_check())  # the hop's request event comes first
+        guard._watch(server_check())
+        await asyncio.sleep(0)  # the server check finishes first
+        finished_first = [refusal.message for refusal in guard.refusals]
+        hop_checked.set()
+        with pytest.raises(BlockedAddressError, match="a redirect from /to-loopback"):
+            await guard.verify()
+        return finished_first
+
+    assert run_async(scenario) == ["connected after its own lookup"]
+
+
+def test_verify_passes_when_no_check_refused() -> None:
+    async def scenario() -> list[Refusal]:
+        guard = BrowserGuard()
+
+        async def clean() -> Refusal | None:
+            return None
+
+        guard._watch(clean())
+        await guard.verify()
+        return guard.refusals
+
+    assert run_async(scenario) == []
