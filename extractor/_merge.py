@@ -240,11 +240,19 @@ def restyle(first: list[Block], second: list[Block]) -> tuple[list[Block], Merge
         for block in theirs:
             twin = next((mine for mine in ours if _similar(mine.key, block.key)), None)
             equal += twin is not None
+            if twin is not None and selected and _opens_with(twin, selected[-1]):
+                selected.pop()  # the twin holds it: a disclosure's <summary>, read as a heading
             selected.append(twin or block)
         # A picture only the first reading has: the second reader was not asked for pictures.
         selected.extend(block for block in ours if not block.key)
     counts = MergeCounts(both=equal, first_only=len(first) - equal, second_only=len(second) - equal)
     return selected, counts
+
+
+def _opens_with(block: Block, previous: Block) -> bool:
+    """Whether ``block``'s words begin with all of ``previous``'s: the second reader split
+    one block of the first in two (a ``<details>`` into its summary and its text)."""
+    return bool(previous.key) and block.key.startswith(previous.key + " ")
 
 
 def _aligned(

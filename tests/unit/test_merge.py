@@ -70,6 +70,29 @@ def test_restyle_takes_the_second_selection_in_the_first_markup() -> None:
     assert (counts.both, counts.first_only, counts.second_only) == (1, 1, 1)
 
 
+def test_restyle_reads_a_disclosure_once_when_the_second_reader_split_it() -> None:
+    first = blocks(
+        "<p>Made from flax.</p><details><summary>Shipping &amp; returns</summary>"
+        "<p>Free delivery on orders over 75 pounds, returns within 30 days.</p></details>"
+    )
+    second = blocks(
+        "<p>Made from flax.</p><h3>Shipping &amp; returns</h3>"
+        "<p>Free delivery on orders over 75 pounds, returns within 30 days.</p>"
+    )
+    selected, _ = restyle(first, second)
+    assert [block.element.tag for block in selected] == ["p", "details"]
+    assert " ".join(keys(selected)).count("shipping returns") == 1
+
+
+def test_restyle_keeps_a_heading_the_next_block_does_not_open_with() -> None:
+    first = blocks("<p>Free delivery on orders over 75 pounds, returns within 30 days.</p>")
+    second = blocks(
+        "<h3>Delivery</h3><p>Free delivery on orders over 75 pounds, returns within 30 days.</p>"
+    )
+    selected, _ = restyle(first, second)
+    assert keys(selected) == ["delivery", keys(first)[0]]
+
+
 def test_to_element_puts_consecutive_items_back_in_one_list_of_their_kind() -> None:
     found = blocks("<ol><li>one step</li><li>two steps</li></ol><p>After.</p><ul><li>x y</li></ul>")
     root = to_element(found)
