@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from lxml.html import HtmlElement
 
 from ._records import find_run
+from ._text import spaced_text
 from ._token_score import token_list
 
 LEAF_TAGS = frozenset(
@@ -122,7 +123,7 @@ def _cut(body: HtmlElement) -> list[tuple[HtmlElement, Inline | None, str]]:
         if not isinstance(item.tag, str) or item.tag in SKIPPED_TAGS:
             continue
         if item.tag in LEAF_TAGS:
-            _add(found, item, None, item.text_content())
+            _add(found, item, None, spaced_text(item))  # minified cells must not run together
             continue
         stack.extend(reversed(_parts(item, holders)))
     return found
@@ -150,7 +151,7 @@ def _parts(
 
 
 def _run_text(run: Inline) -> list[str]:
-    return [part if isinstance(part, str) else part.text_content() for part in run]
+    return [part if isinstance(part, str) else spaced_text(part) for part in run]
 
 
 def _add(

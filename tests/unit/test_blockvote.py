@@ -92,6 +92,16 @@ def test_segment_reads_shape_repeats_and_place() -> None:
     assert blocks["$120"].run is not None and blocks["$120"].element.tag == "div"
 
 
+def test_segment_keeps_the_words_of_minified_cells_apart() -> None:
+    page = lxml.html.fromstring(
+        "<body><table><tr><th>Feature</th><th>Starter</th></tr><tr><td>Seats</td><td>1</td>"
+        "</tr></table><div><span>Ridge<br>Mid</span> boots</div></body>"
+    )
+    table, run = segment(page)
+    assert table.tokens == ("feature", "starter", "seats", "1")
+    assert run.tokens == ("ridge", "mid", "boots")  # a line break inside a run's element
+
+
 def test_segment_of_a_very_deep_page_does_not_recurse() -> None:
     root = top = lxml.html.Element("body")
     for _ in range(5000):  # past Python's recursion limit, built without a parser's limit
