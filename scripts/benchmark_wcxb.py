@@ -61,7 +61,7 @@ from tests.corpus.wcxb import (  # noqa: E402
     CORPUS,
     TYPES,
     WcxbPage,
-    load_pages,
+    pages_for_script,
     readermode_text,
     stratified_sample,
 )
@@ -281,10 +281,7 @@ def score_rendered(pages: list[WcxbPage], systems: list[str], concurrency: int) 
 
 
 def choose_pages(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[WcxbPage]:
-    try:
-        pages = load_pages(args.corpus)
-    except FileNotFoundError as error:
-        parser.error(str(error))
+    pages = pages_for_script(parser, args.corpus)
     if args.sample:
         pages = stratified_sample(pages, args.sample)
     if args.types:

@@ -25,7 +25,7 @@ from extractor import ReadermodeError  # noqa: E402
 from extractor._decode import decode_html  # noqa: E402
 from extractor._pagetype import PAGE_TYPES, detect_page_type  # noqa: E402
 from extractor._parse import parse_html  # noqa: E402
-from tests.corpus.wcxb import CORPUS, load_pages, stratified_sample  # noqa: E402
+from tests.corpus.wcxb import CORPUS, pages_for_script, stratified_sample  # noqa: E402
 
 
 def main() -> None:
@@ -36,10 +36,7 @@ def main() -> None:
     parser.add_argument("--held-out-types", type=Path, metavar="DIR", help="half models' dir")
     args = parser.parse_args()
     held = HeldOutTypes(args.held_out_types) if args.held_out_types else None
-    try:
-        pages = load_pages(args.corpus)
-    except FileNotFoundError as error:
-        parser.error(str(error))
+    pages = pages_for_script(parser, args.corpus)
     if args.sample:
         pages = stratified_sample(pages, args.sample)
     matrix: Counter[tuple[str, str]] = Counter()

@@ -48,7 +48,7 @@ from extractor._blockvote import KEEP_AT_BY_TYPE, kept_blocks  # noqa: E402
 from extractor._pagetype import PageType  # noqa: E402
 from extractor._segment import PageBlock  # noqa: E402
 from extractor._token_score import token_score  # noqa: E402
-from tests.corpus.wcxb import CORPUS, TYPES, WcxbPage, load_pages, sample_digest  # noqa: E402
+from tests.corpus.wcxb import CORPUS, TYPES, WcxbPage, pages_for_script, sample_digest  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 MODEL_PATH = REPO / "extractor" / "models" / "blocks.json"
@@ -259,10 +259,7 @@ def main() -> int:
         HELD.append(HeldOutTypes(args.held_out_types))
 
     started = time.perf_counter()
-    try:
-        corpus = load_pages(args.corpus)
-    except FileNotFoundError as error:
-        parser.error(str(error))
+    corpus = pages_for_script(parser, args.corpus)
     with Pool(args.jobs) as pool:
         recorded = pool.map(_record, corpus, chunksize=8)
     pages = [page for page in recorded if page is not None and len(page.rows)]

@@ -40,7 +40,7 @@ from extractor._pagefeatures import FEATURES, PAGE_TYPES  # noqa: E402
 from extractor._pagemodel import from_dict  # noqa: E402
 from extractor._pagetype import decide, page_reading, rule_type  # noqa: E402
 from extractor._parse import parse_html  # noqa: E402
-from tests.corpus.wcxb import CORPUS, WcxbPage, load_pages, sample_digest  # noqa: E402
+from tests.corpus.wcxb import CORPUS, WcxbPage, pages_for_script, sample_digest  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 MODEL_PATH = REPO / "extractor" / "models" / "pagetype.json"
@@ -145,10 +145,7 @@ def main() -> int:
     args = parser.parse_args()
 
     started = time.perf_counter()
-    try:
-        corpus = load_pages(args.corpus)
-    except FileNotFoundError as error:
-        parser.error(str(error))
+    corpus = pages_for_script(parser, args.corpus)
     with Pool(args.jobs) as pool:
         read_pages = [found for found in pool.map(read, corpus, chunksize=16) if found]
     ids, rows, labels = [page[0] for page in read_pages], _rows(read_pages), _labels(read_pages)

@@ -5,6 +5,7 @@ the corpus is read where it lies, never copied."""
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import hashlib
 import json
@@ -70,6 +71,14 @@ def load_pages(corpus: Path = CORPUS) -> list[WcxbPage]:
             )
         )
     return pages
+
+
+def pages_for_script(parser: argparse.ArgumentParser, corpus: Path) -> list[WcxbPage]:
+    """``load_pages`` for a script: a corpus with no page is its usage error (exit 2)."""
+    try:
+        return load_pages(corpus)
+    except FileNotFoundError as error:
+        parser.error(str(error))
 
 
 def _sample_key(page_id: str) -> str:
