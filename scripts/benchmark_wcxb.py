@@ -1,7 +1,8 @@
 """WCXB benchmark: readermode static against its peers on seven page types, in one run.
 
 Usage: benchmark_wcxb.py [--corpus DIR] [--limit N] [--types a,b] [--systems a,b]
-[--sample N] [--render-sample N] [--concurrency N] [--out DIR] [--held-out-types DIR]. ``--systems`` takes these
+[--sample N] [--render-sample N] [--concurrency N] [--out DIR] [--held-out-types DIR]
+[--held-out-blocks DIR]. ``--systems`` takes these
 short names (default: all five):
 
   static            readermode static: what ``readermode FILE --no-render -f text`` prints,
@@ -44,7 +45,7 @@ import csv
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,7 +55,7 @@ import trafilatura
 from readability import Document
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from held_out_types import HeldOutTypes  # noqa: E402
+from held_out_types import HeldOutBlocks, HeldOutTypes  # noqa: E402
 
 from extractor._token_score import TokenScore, mean_scores, snippet_hits, token_score  # noqa: E402
 from tests.corpus.wcxb import (  # noqa: E402
@@ -247,14 +248,17 @@ def plot(path: Path, scored: list[Scored], systems: list[str]) -> None:
 
 
 def score_in_process(
-    pages: list[WcxbPage], systems: list[str], started: float, held: HeldOutTypes | None = None
+    pages: list[WcxbPage],
+    systems: list[str],
+    started: float,
+    held: Sequence[HeldOutTypes | HeldOutBlocks] = (),
 ) -> list[Scored]:
-    """The systems that need no browser, page by page (typed by the half model that never saw
-    the page when ``held`` is given)."""
+    """The systems that need no browser, page by page (read with the half models in ``held``,
+    which never saw the page)."""
     scored: list[Scored] = []
     for n, page in enumerate(pages, 1):
-        if held is not None:
-            held.select(page.id)
+        for half_models in held:
+            half_models.select(page.id)
         data = page.html_bytes()
         html = data.decode("utf-8", "replace")
         scored.extend(score(page, s, run_one(s, page, data, html)) for s in systems)
@@ -311,6 +315,13 @@ def main() -> None:
         help="type each page with the half page-type model not fitted on it (static only; "
         "DIR from train_pagetype_model.py --fold-models)",
     )
+    parser.add_argument(
+        "--held-out-blocks",
+        type=Path,
+        metavar="DIR",
+        help="read each page with the half block model not grown on it (static only; "
+        "DIR from train_block_model.py --fold-models)",
+    )
     args = parser.parse_args()
     chosen = {s.strip() for s in args.systems.split(",") if s.strip()}
     if unknown := chosen - set(SYSTEMS):
@@ -319,7 +330,11 @@ def main() -> None:
     started = time.perf_counter()
     pages = choose_pages(args, parser)
     print(f"Corpus: {args.corpus} ({len(pages)} pages); systems: {', '.join(systems)}")
-    held = HeldOutTypes(args.held_out_types) if args.held_out_types else None
+    held: list[HeldOutTypes | HeldOutBlocks] = []
+    if args.held_out_types:
+        held.append(HeldOutTypes(args.held_out_types))
+    if args.held_out_blocks:
+        held.append(HeldOutBlocks(args.held_out_blocks))
     in_process = [s for s in systems if s not in RENDERED]
     scored = score_in_process(pages, in_process, started, held)
     rendered_ids: set[str] = set()

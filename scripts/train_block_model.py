@@ -2,7 +2,7 @@
 pages it was not trained on.
 
 Usage: train_block_model.py [--corpus DIR] [--iterations N] [--keep-at P] [--jobs N]
-[--cv-only] [--out FILE] [--held-out-types DIR]
+[--cv-only] [--out FILE] [--held-out-types DIR] [--fold-models DIR]
 
 Each page is extracted as ``readermode FILE --no-render`` does, with the block vote asked on
 every page and its model replaced by a recorder: that gives each block's feature row (exactly
@@ -17,14 +17,16 @@ words without the title line) of the vote, of the reading without it, and of the
 every page and written, with its provenance. ``--held-out-types DIR`` types each page with the
 half page-type model not fitted on it (``train_pagetype_model.py --fold-models DIR``): the
 cross-validation then holds the page types out too, and the trees learn from types as noisy
-as a new page's; the shipped model is grown that way. Needs scikit-learn (the ``bench`` extra); the
-shipped model is read with numpy alone.
+as a new page's; the shipped model is grown that way. ``--fold-models DIR`` also writes the two
+half models (``fold0.json`` rates the pages of fold 0 and was grown on fold 1), which
+``benchmark_wcxb.py --held-out-blocks DIR`` swaps in so that the whole pipeline reads each
+page with trees that never saw it. Needs scikit-learn (the ``bench`` extra); the shipped model
+is read with numpy alone.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import statistics
 import sys
@@ -39,6 +41,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from held_out_types import HeldOutTypes  # noqa: E402
+from train_pagetype_model import fold  # noqa: E402
 
 import extractor._blockvote as blockvote  # noqa: E402
 import extractor._combine as combine  # noqa: E402
@@ -146,10 +149,6 @@ def _record(
     )
 
 
-def _fold(page_id: str) -> int:
-    return int(hashlib.sha256(f"fold:{page_id}".encode()).hexdigest(), 16) % 2
-
-
 def _grow(pages: list[PageRows], iterations: int):  # type: ignore[no-untyped-def]
     from sklearn.ensemble import HistGradientBoostingClassifier
 
@@ -167,6 +166,11 @@ def _kept_text(page: PageRows, probabilities: np.ndarray, keep_at: float) -> str
     return " ".join(" ".join(t) for t, keep in zip(page.tokens, kept, strict=True) if keep)
 
 
+def half_models(pages: list[PageRows], iterations: int) -> list:  # type: ignore[type-arg]
+    """Trees for each fold, grown on the other fold's pages (the first rates fold 0)."""
+    return [_grow([p for p in pages if fold(p.id) != half], iterations) for half in (0, 1)]
+
+
 def cross_validate(
     pages: list[PageRows], iterations: int, trained_on: list[PageRows] | None = None
 ) -> dict[str, dict[str, float]]:
@@ -175,10 +179,10 @@ def cross_validate(
     ``blockvote.KEEP_AT_BY_TYPE``'s, as the shipped code reads it): trees grown on one half
     of ``trained_on`` (``pages`` by default) rate the other half of ``pages``."""
     held: list[tuple[PageRows, np.ndarray]] = []
-    for fold in (0, 1):
-        grown_on = pages if trained_on is None else trained_on
-        model = _grow([p for p in grown_on if _fold(p.id) != fold], iterations)
-        held += [(p, model.predict_proba(p.rows)[:, 1]) for p in pages if _fold(p.id) == fold]
+    for half, model in enumerate(
+        half_models(pages if trained_on is None else trained_on, iterations)
+    ):
+        held += [(p, model.predict_proba(p.rows)[:, 1]) for p in pages if fold(p.id) == half]
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for page, probabilities in held:
         without = token_score(page.reading, page.reference).f1
@@ -254,6 +258,12 @@ def main() -> int:
         "(DIR from train_pagetype_model.py --fold-models): then the cross-validation holds "
         "out the page types too",
     )
+    parser.add_argument(
+        "--fold-models",
+        type=Path,
+        metavar="DIR",
+        help="also write the two half models here (for benchmark_wcxb.py --held-out-blocks)",
+    )
     args = parser.parse_args()
     if args.held_out_types:
         HELD.append(HeldOutTypes(args.held_out_types))
@@ -292,6 +302,14 @@ def main() -> int:
     print(
         f"wrote {args.out} ({args.out.stat().st_size // 1024} KB) in {time.perf_counter() - started:.0f} s"
     )
+    if args.fold_models:
+        args.fold_models.mkdir(parents=True, exist_ok=True)
+        for half, model in enumerate(half_models(pages, args.iterations)):
+            data = export(model, args.keep_at, {**provenance, "grown_on_fold": 1 - half})
+            (args.fold_models / f"fold{half}.json").write_text(
+                json.dumps(data, separators=(",", ":"))
+            )
+        print(f"wrote {args.fold_models}/fold0.json and fold1.json")
     return 0
 
 
