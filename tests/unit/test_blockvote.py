@@ -23,7 +23,7 @@ from extractor._combine import combine
 from extractor._options import ALL_RULES
 from extractor._pagetype import PageType
 from extractor._postprocess import CleanContent, html_to_text
-from extractor._segment import segment
+from extractor._segment import PageBlock, segment
 from extractor._types import PageSnapshot
 
 LISTING = PageType("listing", {"listing": 3.0})
@@ -432,3 +432,70 @@ def test_a_posts_header_line_keeps_its_containers_names_for_the_refinements() ->
     assert blocks[0].run is not None
     paragraph = blockvote._as_block(blocks[0]).element
     assert paragraph.tag == "p" and paragraph.get("class") == "crawler-post-meta"
+
+
+def xenforo_post(number: int, text: str) -> str:
+    return (
+        f'<article class="message message--post" id="js-post-{number}">'
+        f'<div class="message-user"><a class="username" href="/members/m.{number}/">m{number}</a>'
+        f'</div><div class="message-content"><article class="message-body">'
+        f'<div class="bbWrapper">{text}</div></article>'
+        f'<div class="message-actionBar">Like Reply</div></div></article>'
+    )
+
+
+POSTS = (
+    "My 1974 Singer has started skipping stitches on anything thicker than two layers of denim.",
+    "Check the timing first. The hook can slip on its shaft if the machine ever jammed hard.",
+    "You were right, the hook was two millimetres late. It sews through four layers now.",
+    "Good catch. Put a drop of oil on the hook race while you are in there, they run dry.",
+)
+XENFORO = "<html><body><div class='block-body'>{}</div></body></html>".format(
+    "".join(xenforo_post(n, text) for n, text in enumerate(POSTS, 1))
+)
+
+
+def thread_votes(held_by_ours: list[bool]) -> tuple[list[PageBlock], np.ndarray]:
+    """The XenForo thread's blocks and rows whose only column set is the cascade's vote on
+    the four posts' texts (``held_by_ours``; every name and action bar held too)."""
+    blocks = segment(body(XENFORO))
+    rows = np.zeros((len(blocks), len(FEATURES)))
+    posts = [i for i, block in enumerate(blocks) if block.text in POSTS]
+    assert len(posts) == 4
+    rows[:, FEATURES.index("vote_ours")] = 1.0
+    for index, held in zip(posts, held_by_ours, strict=True):
+        rows[index, FEATURES.index("vote_ours")] = float(held)
+    return blocks, rows
+
+
+def kept_texts(blocks: list[PageBlock], kept: np.ndarray) -> list[str]:
+    return [block.text for block, keep in zip(blocks, kept, strict=True) if keep]
+
+
+def test_a_threads_post_the_trees_dropped_is_kept_when_its_peers_were() -> None:
+    blocks, rows = thread_votes([True, True, True, True])
+    kept = np.array([block.text in POSTS[:3] for block in blocks])  # the last post rated low
+    alike = blockvote.with_posts_alike(blocks, rows, kept)
+    assert kept_texts(blocks, alike) == list(POSTS)
+    assert kept_texts(blocks, kept) == list(POSTS[:3])  # not in place
+
+
+def test_a_dropped_post_that_no_reading_holds_stays_dropped() -> None:
+    blocks, rows = thread_votes([True, True, True, False])
+    kept = np.array([block.text in POSTS[:3] for block in blocks])
+    assert kept_texts(blocks, blockvote.with_posts_alike(blocks, rows, kept)) == list(POSTS[:3])
+
+
+def test_posts_are_not_taken_in_where_most_of_their_peers_were_dropped() -> None:
+    blocks, rows = thread_votes([True, True, True, True])
+    kept = np.array([block.text in POSTS[:2] for block in blocks])  # two of four kept
+    assert kept_texts(blocks, blockvote.with_posts_alike(blocks, rows, kept)) == list(POSTS[:2])
+
+
+def test_a_posts_action_bar_is_no_post_text() -> None:
+    blocks, rows = thread_votes([True, True, True, True])
+    bars = [block.text == "Like Reply" for block in blocks]
+    kept = np.array([block.text in POSTS for block in blocks]) | np.array(bars)
+    kept[bars.index(True)] = False  # three of the four bars kept: the fourth is no prose
+    alike = blockvote.with_posts_alike(blocks, rows, kept)
+    assert kept_texts(blocks, alike).count("Like Reply") == 3
