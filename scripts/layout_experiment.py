@@ -16,7 +16,7 @@ two folds by page id, block models are grown on one half and rate the other half
 - ``rendered+layout -> rendered``: grown on rendered rows with the layout columns;
 - ``both+layout -> rendered`` and ``-> static``: grown on both readings' rows together.
 
-Needs Chromium and scikit-learn (the ``bench`` extra). All 1,497 pages take about 25 minutes
+Needs Chromium and scikit-learn (the ``train`` extra). All 1,497 pages take about 25 minutes
 on two cores; ``--sample N`` takes N pages per type.
 """
 

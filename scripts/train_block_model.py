@@ -20,7 +20,7 @@ cross-validation then holds the page types out too, and the trees learn from typ
 as a new page's; the shipped model is grown that way. ``--fold-models DIR`` also writes the two
 half models (``fold0.json`` rates the pages of fold 0 and was grown on fold 1), which
 ``benchmark_wcxb.py --held-out-blocks DIR`` swaps in so that the whole pipeline reads each
-page with trees that never saw it. Needs scikit-learn (the ``bench`` extra); the shipped model
+page with trees that never saw it. Needs scikit-learn (the ``train`` extra); the shipped model
 is read with numpy alone.
 """
 
