@@ -27,6 +27,12 @@ def spaced(html: str) -> str:
         ("<p><span>Hello</span><span>world</span></p>", "Helloworld"),
         # A drop cap is one letter.
         ("<p><span>T</span><span>He end</span></p>", "THe end"),
+        # A control's label after a line, its button unwrapped by the sanitiser (React cards).
+        ("<li><span>Monday — Friday</span>Discover</li>", "Monday — Friday Discover"),
+        ("<p><span>Experience level</span>Beginner</p>", "Experience level Beginner"),
+        # Text that runs on in lower case, or a space already there: one word, or spaced.
+        ("<p><b>W</b>ord and <span>Hel</span>lo</p>", "Word and Hello"),
+        ("<p><span>Friday</span> Discover</p>", "Friday Discover"),
         # Code is what it says.
         ("<pre><code><span>get</span><span>Value</span>()</code></pre>", "getValue()"),
         ("<p>Call <code><span>get</span><span>Value</span></code> now.</p>", "Call getValue now."),
