@@ -100,7 +100,7 @@ def main() -> int:
     print(f"{SYSTEM} per type; trees grown on one half, rating the other")
     print(f"{'grown on -> rated':30s}" + "".join(f"{kind[:6]:>8s}" for kind in ("all", *TYPES)))
     for label, rated, grown_on in variants:
-        figures = blocks.cross_validate(rated, args.iterations, trained_on=grown_on)
+        figures = blocks.cross_validate(rated, blocks.half_models(grown_on, args.iterations))
         if label.startswith("static ->"):  # the readings without a vote, for reference
             _print_row(f"no vote, {label.split('-> ')[1]}", figures["without"])
         _print_row(label, figures[SYSTEM])

@@ -171,17 +171,13 @@ def half_models(pages: list[PageRows], iterations: int) -> list:  # type: ignore
     return [_grow([p for p in pages if fold(p.id) != half], iterations) for half in (0, 1)]
 
 
-def cross_validate(
-    pages: list[PageRows], iterations: int, trained_on: list[PageRows] | None = None
-) -> dict[str, dict[str, float]]:
+def cross_validate(pages: list[PageRows], halves: list) -> dict[str, dict[str, float]]:  # type: ignore[type-arg]
     """Mean F1 per system and type on held-out halves (``vote@T``, ``shipped@T``, ``without``,
     and ``shipped@by-type``: each page at its detected type's threshold, ``KEEP_AT`` or
-    ``blockvote.KEEP_AT_BY_TYPE``'s, as the shipped code reads it): trees grown on one half
-    of ``trained_on`` (``pages`` by default) rate the other half of ``pages``."""
+    ``blockvote.KEEP_AT_BY_TYPE``'s, as the shipped code reads it): each of ``halves``
+    (``half_models``) rates the pages of its fold."""
     held: list[tuple[PageRows, np.ndarray]] = []
-    for half, model in enumerate(
-        half_models(pages if trained_on is None else trained_on, iterations)
-    ):
+    for half, model in enumerate(halves):
         held += [(p, model.predict_proba(p.rows)[:, 1]) for p in pages if fold(p.id) == half]
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for page, probabilities in held:
@@ -274,7 +270,8 @@ def main() -> int:
         recorded = pool.map(_record, corpus, chunksize=8)
     pages = [page for page in recorded if page is not None and len(page.rows)]
     print(f"{len(pages)} of {len(corpus)} pages recorded in {time.perf_counter() - started:.0f} s")
-    figures = cross_validate(pages, args.iterations)
+    halves = half_models(pages, args.iterations)  # scored here, written with --fold-models
+    figures = cross_validate(pages, halves)
     _print_table(figures)
     if args.cv_only:
         return 0
@@ -304,7 +301,7 @@ def main() -> int:
     )
     if args.fold_models:
         args.fold_models.mkdir(parents=True, exist_ok=True)
-        for half, model in enumerate(half_models(pages, args.iterations)):
+        for half, model in enumerate(halves):
             data = export(model, args.keep_at, {**provenance, "grown_on_fold": 1 - half})
             (args.fold_models / f"fold{half}.json").write_text(
                 json.dumps(data, separators=(",", ":"))
