@@ -10,6 +10,11 @@ Those names say how a box is built, not what it holds: they are taken out of the
 readability-lxml reads (the page itself keeps them). Utility names that weigh the other way
 ("text-sm", "justify-content-center": +25 for "text" and "content") were tried too and moved
 nothing (all of wcxb-dev 0.861 either way), so they stay.
+
+A heading's own class is cleared of "header" too: readability-lxml drops every element whose
+class says "header" as an unlikely candidate (a page's masthead), and a heading named for
+itself (WP Recipe Maker's ``wprm-recipe-header`` over "Ingredients", a theme's
+``section-header``) went with it.
 """
 
 from __future__ import annotations
@@ -30,6 +35,10 @@ _BUILDER_CLASS = re.compile(
 )
 """Whole class names (one token of a class attribute) that say how a box is built."""
 
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_HEADING_CLASS = re.compile(r"[\w-]*header[\w-]*", re.IGNORECASE)
+"""A heading's class names that readability-lxml's unlikely candidates match ("header")."""
+
 _MARKERS = re.compile("scroll|snap-|widget|metafield", re.IGNORECASE)
 """What every builder name holds: the class attributes that hold none are not split (a walk
 of the page with this search costs 0.6 ms at the median wcxb-dev page, an XPath for the same
@@ -41,10 +50,18 @@ def clear_builder_classes(tree: HtmlElement) -> HtmlElement:
     is about to read); return ``tree``."""
     for element in tree.iter(lxml.etree.Element):
         names = element.get("class")
-        if not names or not _MARKERS.search(names):
+        if not names:
+            continue
+        heading = element.tag in _HEADINGS and "header" in names.lower()
+        if not heading and not _MARKERS.search(names):
             continue
         tokens = names.split()
-        kept = [token for token in tokens if not _BUILDER_CLASS.fullmatch(token)]
+        kept = [
+            token
+            for token in tokens
+            if not _BUILDER_CLASS.fullmatch(token)
+            and not (heading and _HEADING_CLASS.fullmatch(token))
+        ]
         if len(kept) != len(tokens):
             element.set("class", " ".join(kept))
     return tree

@@ -57,3 +57,28 @@ def test_only_builder_names_go() -> None:
     assert tree.get("class") == "x"
     assert tree[0].get("class") == "sidebar-widget"
     assert tree[1].get("class") == "widget widget_recent_entries"
+
+
+def test_a_heading_named_header_stays_in_the_reading() -> None:
+    """WP Recipe Maker names its section headings ``wprm-recipe-header``: readability-lxml
+    dropped them as unlikely candidates (a page's header), leaving the lists unlabelled."""
+    steps = "".join(
+        f"<li>STEP{i} Knead the dough for a further few minutes.</li>" for i in range(4)
+    )
+    body = (
+        "".join(PARAGRAPH.format(i=i) for i in range(4))
+        + "<div class='wprm-recipe-instructions-container'>"
+        "<h3 class='wprm-recipe-header wprm-recipe-instructions-header'>Instructions</h3>"
+        f"<ul class='wprm-recipe-instructions'>{steps}</ul></div>"
+    )
+    text = readability_lxml_text(f"<html><body><div class='entry'>{body}</div></body></html>")
+    assert "STEP3" in text and "Instructions" in text, text
+
+
+def test_a_heading_keeps_its_other_names() -> None:
+    tree = lxml.html.fromstring(
+        "<div class='site-header'><h2 class='section-header title'>a</h2></div>"
+    )
+    clear_builder_classes(tree)
+    assert tree.get("class") == "site-header"
+    assert tree[0].get("class") == "title"
