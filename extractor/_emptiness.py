@@ -186,6 +186,12 @@ def judge_emptiness(document: HtmlElement, reading: str) -> Emptiness | None:
     if words < EMPTY_LISTING_WORDS and (empty := _NO_RESULTS.search(reading)) is not None:
         reason = f"it says {empty.group(0)!r}, and {words} words"
         return Emptiness("empty listing", reason, certain=True)
+    # The notice is often the page's <h1> ("No results found for 'xyzzy'"), which the reading
+    # may have dropped as the headline rewording the <title>; over a shelf of bestsellers
+    # and search tips the reading runs longer: then only a warning.
+    if (headline := _first_match(_NO_RESULTS, titles)) is not None:
+        reason = f"its headline says {headline!r}, and {words} words"
+        return Emptiness("empty listing", reason, certain=words < EMPTY_LISTING_WORDS)
     return None
 
 

@@ -100,3 +100,32 @@ def test_a_brief_about_age_verification_is_no_age_gate() -> None:
     extraction = extract((PAGES / "near-miss-age-law-brief.html").read_bytes())
     assert "from the first of June" in extraction.text
     assert extraction.warnings == ()
+
+
+def _empty_search(shelf_books: int) -> str:
+    """A bookshop's search page whose <h1> alone says nothing was found: the reading drops
+    that <h1> as the headline rewording the <title>, and keeps the tips and a shelf."""
+    shelf = "".join(
+        f"<li><a href='/b/{i}'>Bestselling novel number {i}</a> by Author {i} £9.99</li>"
+        for i in range(shelf_books)
+    )
+    return (
+        '<html><head><title>Search results for "xyzzy" | Pagewise Books</title></head>'
+        "<body><main><h1>No results found for \u2018xyzzy\u2019</h1>"
+        "<p>Check the spelling of the title or author's name, or try fewer words.</p>"
+        f"<h2>Bestsellers this week</h2><ul>{shelf}</ul></main></body></html>"
+    )
+
+
+def test_a_search_whose_headline_finds_nothing_is_an_empty_listing() -> None:
+    with pytest.raises(NoContentError, match="empty listing .its headline says"):
+        extract(_empty_search(2), url="https://books.example/search?q=xyzzy")
+
+
+def test_a_longer_search_whose_headline_finds_nothing_is_read_with_a_warning() -> None:
+    extraction = extract(_empty_search(12), url="https://books.example/search?q=xyzzy")
+    assert "Bestselling novel number 11" in extraction.text
+    assert any(
+        w.startswith("low confidence: the page may be an empty listing")
+        for w in extraction.warnings
+    )
