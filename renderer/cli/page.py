@@ -3,6 +3,7 @@ written; or captured into a bundle, or a bundle extracted again."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from extractor import Extraction, PageSnapshot, extract, inert_page_html
@@ -28,6 +29,10 @@ def run_page(invocation: Invocation) -> int:
         extraction = with_action_trace(extract(snapshot, options=extract_options(args)), snapshot)
     text = render_output(extraction, invocation.format, with_metadata=args.with_metadata)
     write_result(text, args.output)
+    # JSON carries them too; in the other formats stderr is the only place a reader of the
+    # output learns it may be a page of leftovers ("low confidence: ... empty listing").
+    for warning in extraction.warnings:
+        print(f"readermode: warning: {warning}", file=sys.stderr)
     return 0
 
 

@@ -274,3 +274,23 @@ def test_single_target_options_refuse_a_batch() -> None:
     result = readermode(str(DEMO), str(SIDEBAR), "--save-html", "snapshot.html")
     assert result.returncode == 2
     assert "--save-html takes a single TARGET, not a batch" in result.stderr
+
+
+def test_a_low_confidence_warning_reaches_stderr(tmp_path: Path) -> None:
+    """Text output has no field for warnings: a page that may be a missing page's leftovers
+    says so on stderr, after the text it was asked for."""
+    stories = "".join(
+        f"<li><h2><a href='/s/{i}'>Popular story {i}</a></h2><p>A summary of story {i} "
+        "that runs long enough to read as a paragraph of real prose on the page.</p></li>"
+        for i in range(12)
+    )
+    page = tmp_path / "missing.html"
+    page.write_text(
+        "<html><head><title>Page Not Found | The Courier</title></head><body><main>"
+        f"<h1>Sorry, we could not find that page</h1><ul>{stories}</ul></main></body></html>",
+        encoding="utf-8",
+    )
+    result = readermode(str(page), "-f", "text")
+    assert result.returncode == 0, result.stderr
+    assert "Popular story 11" in result.stdout
+    assert result.stderr.startswith("readermode: warning: low confidence: the page may be")
