@@ -20,6 +20,7 @@ from ._placeholders import select_placeholders
 from ._promobars import select_promo_bars
 from ._shelves import select_shelves
 from ._signups import select_signups
+from ._spoken import A11Y_LABEL, is_shown_twin
 from ._text import excerpt as readable_excerpt
 from ._types import TraceEntry, TraceKind
 
@@ -43,10 +44,6 @@ _PROTECTED = frozenset({"html", "body"})
 _CONTENT_ROOTS = frozenset({"article", "main"})
 
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
-_A11Y_LABEL = re.compile(
-    r"(^|[\s_-])(visually-?hidden|sr-only|screen-?reader(-text|-only)?|a11y-hidden)($|[\s_-])",
-    re.IGNORECASE,
-)
 WEBFLOW_HIDDEN = frozenset({"w-condition-invisible", "w-form-done", "w-form-fail"})
 """Classes every Webflow style sheet hides: what a CMS condition hides (a post's gated copy,
 an empty field's placeholder) and a form's answers, shown once it is sent ("Thank you! Your
@@ -212,7 +209,11 @@ def _select_collapsed(walk: _Walk) -> Iterable[HtmlElement]:
 def _hidden_and_panels(walk: _Walk) -> tuple[list[HtmlElement], set[HtmlElement]]:
     """The hidden elements still in the tree, and those of them that are a collapsed
     accordion's panel (``collapsed_panel_ids``) hidden by the markup, not by the renderer."""
-    hidden = [el for el in walk.live(walk.hiding) if el.tag not in _PROTECTED and is_hidden(el)]
+    hidden = [
+        el
+        for el in walk.live(walk.hiding)
+        if el.tag not in _PROTECTED and is_hidden(el) and not is_shown_twin(el)
+    ]
     named = [el for el in hidden if el.get("id") and el.get(HIDDEN_MARK) is None]
     if not named:
         return hidden, set()
@@ -242,7 +243,7 @@ def _class_and_id(element: HtmlElement) -> str:
 
 def _select_a11y_labels(walk: _Walk) -> Iterable[HtmlElement]:
     # The substring tests are a cheap first pass (a regex search per element cost more): an
-    # _A11Y_LABEL match holds "hidden", "sr-only" or "screen" in ASCII, or one of the four
+    # A11Y_LABEL match holds "hidden", "sr-only" or "screen" in ASCII, or one of the four
     # non-ASCII letters IGNORECASE also reads as i, s or k (Python's re documentation).
     found = [
         el
@@ -253,7 +254,7 @@ def _select_a11y_labels(walk: _Walk) -> Iterable[HtmlElement]:
             or "screen" in lowered
             or not lowered.isascii()
         )
-        and _A11Y_LABEL.search(names)
+        and A11Y_LABEL.search(names)
     ]
     return (el for el in walk.live(found) if el.tag not in _PROTECTED)
 

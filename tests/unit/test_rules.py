@@ -193,6 +193,19 @@ def test_aria_hidden_fallback_images_are_kept_like_readability_js() -> None:
     assert [img.get("src") for img in root.iter("img")] == ["a.jpg"]
 
 
+def test_a_unit_shown_beside_its_spoken_label_stays() -> None:
+    """WP Recipe Maker speaks "30 minutes" and shows "30 mins": the label and the shown unit
+    (hidden from screen readers) each went by their own rule, leaving "Prep Time 30"."""
+    text, _ = run(
+        '<html><body><p>Prep Time <span><span>30<span class="sr-only"> minutes</span></span> '
+        '<span aria-hidden="true">mins</span></span></p><p>Servings <span>12'
+        '<span class="screen-reader-text"> buns</span></span> <span aria-hidden="true">'
+        "a long decorative duplicate line</span></p>" + ARTICLE + "</body></html>"
+    )
+    assert "Prep Time 30 mins" in text
+    assert "minutes" not in text and "decorative" not in text
+
+
 def test_renderer_marks() -> None:
     root = lxml.html.document_fromstring(
         "<html><body>" + ARTICLE + '<div data-readermode-hidden="display"><p>GONE one</p></div>'

@@ -1,0 +1,47 @@
+"""Screen-reader labels and the shown text they stand for.
+
+A page names some text twice: once for the eye, hidden from screen readers
+(``aria-hidden="true"``), and once for the ear, hidden from the eye (``sr-only``,
+``visually-hidden``). The ``hidden`` rule removes the first and ``a11y-labels`` the second,
+which together lose the word: WP Recipe Maker writes a time as
+``30<span class="sr-only"> minutes</span></span> <span aria-hidden="true">mins</span>`` and
+the reading said "Prep Time 30". Where the two sit side by side, the shown one stays.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml.html import HtmlElement
+
+A11Y_LABEL = re.compile(
+    r"(^|[\s_-])(visually-?hidden|sr-only|screen-?reader(-text|-only)?|a11y-hidden)($|[\s_-])",
+    re.IGNORECASE,
+)
+"""The class names of text only screen readers read."""
+
+SHOWN_TWIN_MAX_WORDS = 3
+"""A shown twin is a unit or an abbreviation ("mins", "kcal", "Qty"): longer text hidden from
+screen readers is a decorative duplicate of something else (a card's second headline)."""
+
+
+def is_shown_twin(element: HtmlElement) -> bool:
+    """Whether ``element`` is hidden from screen readers only (``aria-hidden``, no other way)
+    and is short text shown right after the screen-reader label that speaks for it: the
+    label ends the element before it."""
+    if (
+        element.get("aria-hidden", "").lower() != "true"
+        or element.get("hidden") is not None
+        or element.get("style")
+    ):
+        return False
+    words = (element.text_content() or "").split()
+    if not words or len(words) > SHOWN_TWIN_MAX_WORDS:
+        return False
+    before = element.getprevious()
+    if before is None or not isinstance(before.tag, str):
+        return False
+    last = before
+    while len(last) and isinstance(last[-1].tag, str):
+        last = last[-1]
+    return bool(A11Y_LABEL.search(last.get("class", "")))
