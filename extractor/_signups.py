@@ -3,8 +3,9 @@
 Readers drop the form, but not the heading and the pitch around it ("Sign up for The Replay
 newsletter", "The Replay is a weekly newsletter for dev and engineering leaders"), which are
 the site's, not the page's. A box is one when it holds an e-mail field, names itself a
-sign-up (``newsletter``, ``subscribe``, ``signup``, ``opt-in``, a mailing-list service's
-embed) and holds at most ``MAX_WORDS``; the outermost such box around the field goes.
+sign-up (``newsletter``, ``subscribe``, ``signup``, ``opt-in``, a job or price alert, a
+mailing-list service's embed; in its class, its id or a form's action) and holds at most
+``MAX_WORDS``; the outermost such box around the field goes.
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ MAX_WORDS = 80
 
 _SIGNUP = re.compile(
     r"newsletter|subscri|sign-?up|opt-?in|mailing-?list|email-?(?:capture|form|signup)"
-    r"|(?:job|price|deal|search|email)-?alert|mc_embed|mailchimp|klaviyo|convertkit|formkit"
-    r"|mailerlite|substack"
+    r"|(?:job|price|deal|search|email)-?alert|save-?search|mc_embed|mailchimp|klaviyo"
+    r"|convertkit|formkit|mailerlite|substack"
 )
+"""A box's names (class, id, and a form's ``action``) that say it signs the reader up: a
+job board's "Save search" box posts to ``/alert/subscribe``."""
 _STOP = frozenset({"html", "body", "main", "article"})
 
 
@@ -45,7 +48,8 @@ def select_signups(root: HtmlElement) -> list[HtmlElement]:
         for ancestor in field.iterancestors():
             if ancestor.tag in _STOP or count_words(ancestor.text_content()) > MAX_WORDS:
                 break
-            label = f"{ancestor.get('class', '')} {ancestor.get('id', '')}".lower()
+            label = " ".join(ancestor.get(name, "") for name in ("class", "id", "action"))
+            label = label.lower()
             if _SIGNUP.search(label):
                 box = ancestor
         if box is not None:

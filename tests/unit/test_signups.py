@@ -51,6 +51,19 @@ def test_the_outermost_named_box_around_an_email_field_is_chosen() -> None:
     assert boxes(alert) == ["div.job-alert-cta"]
 
 
+def test_a_save_search_box_is_named_by_its_class_or_its_form() -> None:
+    saved = (
+        '<div class="jobsearch-SaveSearch"><h3>Save search</h3><p>Get new jobs for this search '
+        'by email</p><form action="/alerts/new"><input type="email"></form></div>'
+    )
+    assert boxes(saved) == ["div.jobsearch-SaveSearch"]
+    posted = (
+        '<div class="css-1ipw7s9"><h3>Stay in the loop</h3><form class="f" '
+        'action="/alert/subscribe"><input type="email"></form></div>'
+    )
+    assert boxes(posted) == ["form.f"]
+
+
 def test_what_is_not_a_sign_up_box_stays() -> None:
     contact = '<div class="contact-form"><p>Write to us.</p><input type="email"></div>'
     search = '<div class="newsletter"><p>Past issues</p><input type="search" name="q"></div>'
