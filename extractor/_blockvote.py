@@ -42,6 +42,16 @@ POST_HEADER_BLOCKS = 4
 """How far back from a post's text its author's line is looked for: a header's name, title,
 member counters and date are a block each."""
 VOTE_OURS, VOTE_THEIRS = FEATURES.index("vote_ours"), FEATURES.index("vote_theirs")
+_PRICE_ALONE = re.compile(
+    r"(?:(?:from|only|now|was)\s+)?(?:[$€£¥]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|eur|usd|gbp))"
+    r"(?:\s*(?:/|per)\s*\w+)?",
+    re.IGNORECASE,
+)
+"""A block that is a price and nothing more: "£0", "From $32", "9,99 €", "$12 / month"."""
+PRICES_KEPT_ON = frozenset({"service", "product"})
+"""Where a lone price between kept blocks is kept: a pricing table's plans, a product's offer.
+On collections the ground truths leave the cards' prices out (on wcxb-dev 7 collections went
+down by up to 0.015, none up); no service or product page there moved."""
 KEEP_AT_BY_TYPE = {"forum": 0.45}
 """Thresholds of their own for pages of these detected types, over the model's ``keep_at``.
 A thread's chrome (signatures, member panels, quick replies) rates a little above the model's
@@ -76,6 +86,8 @@ class BlockVoteStage:
         kept = kept_blocks(rows, model.probabilities(rows), keep_at)
         if self.page_type.kind == "forum":
             kept = with_post_authors(blocks, with_posts_alike(blocks, rows, kept))
+        if self.page_type.kind in PRICES_KEPT_ON:
+            kept = with_prices_between(blocks, kept)
         if not kept.any():
             return Skip(f"the model kept none of {len(blocks)} blocks")
         root = _assemble([block for block, keep in zip(blocks, kept, strict=True) if keep])
@@ -124,6 +136,25 @@ def with_posts_alike(
             if not kept[index] and held and _is_prose(blocks[index]):
                 alike[index] = True
     return alike
+
+
+def with_prices_between(
+    blocks: list[PageBlock], kept: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.bool_]:
+    """``kept``, and each price standing alone between two kept blocks: a plan's "£0"
+    between its name and "for up to 10 staff". A lone price is too short for the trees
+    (most short blocks are chrome) and for the readings (readability-lxml and trafilatura
+    drop a one-word line), as jusText keeps a short block between good ones."""
+    priced = kept.copy()
+    for index in range(1, len(blocks) - 1):
+        if (
+            not kept[index]
+            and kept[index - 1]
+            and kept[index + 1]
+            and _PRICE_ALONE.fullmatch(blocks[index].text.strip())
+        ):
+            priced[index] = True
+    return priced
 
 
 def _place(block: PageBlock) -> tuple[object, ...]:

@@ -499,3 +499,26 @@ def test_a_posts_action_bar_is_no_post_text() -> None:
     kept[bars.index(True)] = False  # three of the four bars kept: the fourth is no prose
     alike = blockvote.with_posts_alike(blocks, rows, kept)
     assert kept_texts(blocks, alike).count("Like Reply") == 3
+
+
+PLANS = (
+    "<html><body><div class='pricing'>"
+    "<div class='plan'><h3>Free</h3><div class='price'>£0</div><p>for up to 10 staff</p></div>"
+    "<div class='plan'><h3>Pro</h3><div class='price'>From $6 / month</div>"
+    "<p>per staff member</p></div>"
+    "<div class='plan'><h3>Team</h3><div class='price'>£9</div><div>Share</div></div>"
+    "</div></body></html>"
+)
+
+
+def test_a_lone_price_between_kept_blocks_is_kept() -> None:
+    """A pricing table's "£0" rates low (a one-word line), between its plan's name and terms
+    that were kept; a price beside a dropped block, and a short line that is no price, stay
+    dropped."""
+    blocks = segment(lxml.html.document_fromstring(PLANS).find("body"))
+    texts = [block.text for block in blocks]
+    kept = np.array([text not in ("£0", "From $6 / month", "£9", "Share") for text in texts])
+    priced = blockvote.with_prices_between(blocks, kept)
+    assert kept_texts(blocks, priced) == [
+        "Free", "£0", "for up to 10 staff", "Pro", "From $6 / month", "per staff member", "Team"
+    ]  # fmt: skip
