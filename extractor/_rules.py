@@ -316,22 +316,17 @@ _ARTICLE_BODY = re.compile(r"(?:post|entry|article|story)[-_]?(?:content|body)\b
 _CONSENT = re.compile(
     r"cookies?-?(?:banner|consent|notice|bar|law|policy|popup|modal|message|disclaimer|warning|"
     r"settings|preferences|compliance|info|alert)|(?:notice|banner|popup)-cookies?\b"
-    r"|cookieconsent|cookiebot|onetrust|didomi|"
+    r"|cookieconsent|cookiebot|onetrust|didomi|cc-window\b|"
     r"usercentrics|gdpr|consent-?(?:banner|manager|modal|popup|dialog|bar)|qc-cmp|truste-"
 )
 """Class or id names (lower-cased) of cookie and consent banners and their managers' boxes
-(OneTrust, Didomi, Cookiebot, Usercentrics, Quantcast, TrustArc) and shops' own ("cookies-
-banner", Magento's "notice-cookie-block"): never a page's content. A bare "cookie" is not
-enough: recipe sites name their content so."""
+(OneTrust, Didomi, Cookiebot, Usercentrics, Quantcast, TrustArc, Osano's cookieconsent
+"cc-window", whose "Got it!" outlived its message) and shops' own ("cookies-banner",
+Magento's "notice-cookie-block"): never a page's content. A bare "cookie" is not enough:
+recipe sites name their content so."""
 _CONSENT_MARKERS = (
-    "cookie",
-    "consent",
-    "onetrust",
-    "didomi",
-    "usercentrics",
-    "gdpr",
-    "qc-cmp",
-    "truste",
+    *("cookie", "consent", "onetrust", "didomi", "usercentrics", "gdpr", "qc-cmp", "truste"),
+    "cc-window",
 )
 CONSENT_MAX_SHARE = 0.3
 """A consent box holding this share of the page's text or more is left alone (the page may be
