@@ -420,11 +420,12 @@ def _select_signatures(walk: _Walk) -> Iterable[HtmlElement]:
 
 
 _FACETS = re.compile(
-    r"(?:^|[\s_-])(?:facets?|filters?|refinements?|sort-?by|sorting|sort-options)(?:$|[\s_-])"
+    r"(?:^|[\s_-])(?:facets?|filters?|refinements?|sort-?by|sorting|sort-options"
+    r"|layered[-_]nav)(?:$|[\s_-])"
 )
 """Class or id names (lower-cased) of a collection's or listing's filter and sort panels:
 "facets" (Shopify), "filters", "product-filters", "refinements" (Salesforce Commerce),
-"sort-by". The issue's "a collection or listing keeps the items and drops filters, sorting
+"sort-by", "widget_layered_nav" (WooCommerce's filter by attribute). The issue's "a collection or listing keeps the items and drops filters, sorting
 and pagination"; wcxb-dev's ground truths mostly agree (Amazon's keep theirs)."""
 FACETS_MAX_SHARE = 0.3
 """A filter box holding this share of the page's text or more is left alone: it holds the
@@ -440,7 +441,7 @@ def _select_facets(walk: _Walk) -> Iterable[HtmlElement]:
         for el in _named_boxes(
             walk,
             _FACETS,
-            ("facet", "filter", "refinement", "sort"),
+            ("facet", "filter", "refinement", "sort", "layered"),
             _under_share(FACETS_MAX_SHARE),
         )
         if _is_control_panel(el)

@@ -43,6 +43,7 @@ def test_filter_panels_go_and_the_items_stay() -> None:
         FILTERS.format(name="collection-filters"),
         LINK_FILTERS.format(name="refinements"),
         LINK_FILTERS.format(name="plp-filter-group"),
+        LINK_FILTERS.format(name="widget woocommerce widget_layered_nav"),
     ):
         text, names = text_after_rules(panel + GRID)
         assert "FACETTEXT" not in text, panel
