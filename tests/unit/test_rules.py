@@ -208,6 +208,16 @@ def test_a_unit_shown_beside_its_spoken_label_stays() -> None:
     assert "minutes" not in text and "decorative" not in text
 
 
+def test_a_separator_hidden_from_screen_readers_stays() -> None:
+    text, _ = run(
+        "<html><body><p>Price <span class='price'><span>£19.00</span> <span aria-hidden='true'>"
+        "–</span> <span>£34.00</span></span><span aria-hidden='true'><i>·</i></span></p>"
+        + ARTICLE
+        + "</body></html>"
+    )
+    assert "£19.00 – £34.00" in text and "·" not in text
+
+
 def test_renderer_marks() -> None:
     root = lxml.html.document_fromstring(
         "<html><body>" + ARTICLE + '<div data-readermode-hidden="display"><p>GONE one</p></div>'
