@@ -30,6 +30,11 @@ LEAF_BLOCKS = frozenset(
 """Blocks taken whole: nothing inside them is a block of its own for the merge."""
 LISTS = frozenset({"ul", "ol"})
 CONTAINERS = frozenset({"div", "section", "article", "main", "body", "header", "footer", "aside"})
+WORDLESS_CONTENT = frozenset(
+    {"img", "picture", "video", "audio", "iframe", "embed", "object", "svg", "canvas", "hr"}
+)
+"""What a block without words may hold and still be kept: a picture, a player, a rule. A
+heading emptied by the readers (a disclosure's ``<summary>`` whose icon went) is not."""
 
 
 @dataclass(frozen=True)
@@ -51,14 +56,14 @@ class MergeCounts:
 
 
 def blocks(html: str) -> list[Block]:
-    """The blocks of an HTML fragment, in order. A block without words is kept when it holds
-    an element (a picture, a rule); its key is empty."""
+    """The blocks of an HTML fragment, in order. A block without words is kept when it is or
+    holds ``WORDLESS_CONTENT`` (a picture, a rule); its key is empty."""
     if not html.strip():
         return []
     return [
         block
         for block in _walk(parse_fragment(html))
-        if block.key or any(isinstance(node.tag, str) for node in block.element.iter())
+        if block.key or any(node.tag in WORDLESS_CONTENT for node in block.element.iter())
     ]
 
 

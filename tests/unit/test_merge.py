@@ -122,3 +122,14 @@ def test_merge_does_not_repeat_a_table_whose_cells_touch() -> None:
     merged, counts = merge(first, second)
     assert keys(merged) == ["flags", "attribute type is_eligible boolean true false"]
     assert counts.second_only == 0
+
+
+def test_a_block_without_words_is_kept_only_when_it_holds_a_picture_or_a_rule() -> None:
+    """trafilatura reads a disclosure's ``<summary>`` as a heading; when the summary held an
+    icon and a heading of its own, the first heading came out empty, as ``<h3></h3>`` in the
+    HTML output."""
+    found = blocks(
+        "<h3></h3><h2>Description</h2><p><img src='a.jpg'></p><hr><h3><span></span></h3>"
+        "<figure><picture><img src='b.jpg'></picture></figure>"
+    )
+    assert [block.element.tag for block in found] == ["h2", "p", "hr", "figure"]
