@@ -30,7 +30,7 @@ from lxml.html import HtmlElement
 from ._actions import select_standalone_actions
 from ._furniture import select_bylines, select_captions, select_headline
 from ._rules import remove_and_record
-from ._text import folded_words
+from ._text import folded_words, spaced_text
 from ._types import TraceEntry
 
 LINK_FARM_DENSITY = 0.5
@@ -99,7 +99,9 @@ def article_boundary(document: HtmlElement) -> frozenset[tuple[str, ...]] | None
     ]
     if len(articles) != 1:
         return None
-    tokens = folded_words(articles[0].text_content())
+    # spaced: list items and cells written side by side ("£14</p></li><li><p>5-class pass")
+    # must not run together into words the candidate's blocks never hold ("145")
+    tokens = folded_words(spaced_text(articles[0]))
     if len(tokens) < BOUNDARY_MIN_WORDS:
         return None
     return frozenset(_shingles_of(tokens))
@@ -243,7 +245,7 @@ def _outside_article(root: HtmlElement, context: RefineContext) -> list[HtmlElem
         return []
     outside = []
     for block in _top_level_blocks(root):
-        tokens = folded_words(block.text_content())
+        tokens = folded_words(spaced_text(block))
         if len(tokens) < SHINGLE:
             continue  # a short heading or caption: too little text to judge
         block_shingles = _shingles_of(tokens)

@@ -71,6 +71,26 @@ def test_article_boundary_trims_merged_siblings() -> None:
     assert trace[0].name == "article-boundary"
 
 
+def test_a_list_written_without_spaces_is_inside_its_article() -> None:
+    """A site builder writes list items side by side ("£14</p></li><li><p>5-class pass"):
+    the article's text ran them together ("145"), so the list in the candidate, whose items
+    the stage set apart, seemed to lie outside the article and was trimmed."""
+    prices = "".join(
+        f"<li><p>{name}: £{price}</p></li>"
+        for name, price in (("Drop-in", 14), ("5-class pass", 60), ("Monthly", 89), ("Course", 55))
+    )
+    page = lxml.html.document_fromstring(
+        f"<html><body><article><p>{PROSE}</p><p>{PROSE[::-1]}</p><ul>{prices}</ul></article>"
+        "</body></html>"
+    )
+    context = RefineContext(boundary=article_boundary(page))
+    assert context.boundary
+    items = prices.replace("</li>", "</li>\n")
+    candidate = fragment(f"<div><p>{PROSE}</p><p>{PROSE[::-1]}</p><ul>{items}</ul></div>")
+    assert refine(candidate, context, frozenset({"article-boundary"})) == []
+    assert "Drop-in: £14" in candidate.text_content()
+
+
 def test_a_shops_single_article_is_no_boundary() -> None:
     # A product's page whose one <article> is the description box: the feature list beside it
     # is the product's too. Listings and collections likewise; articles keep the boundary.
