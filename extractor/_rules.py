@@ -22,6 +22,7 @@ from ._shelves import select_shelves
 from ._signups import select_signups
 from ._spoken import A11Y_LABEL, is_shown_twin
 from ._text import excerpt as readable_excerpt
+from ._toggled import is_toggled_answer
 from ._types import TraceEntry, TraceKind
 
 CHROME_MAX_SHARE = 0.5
@@ -149,6 +150,8 @@ def _select_executable(walk: _Walk) -> Iterable[HtmlElement]:
 
 def is_hidden(element: HtmlElement) -> bool:
     """Whether the markup (or the renderer's marks) hides ``element`` from a reader."""
+    if is_toggled_answer(element):
+        return False  # an FAQ's answer a script toggles: a click away (``_toggled``)
     if element.get("role") == "tabpanel" and element.get(HIDDEN_MARK) is None:
         # a tab's panel is a click away: its hidden attribute or style says which tab is
         # showing, not that a reader never sees it (what the renderer saw hidden still goes)
