@@ -142,8 +142,10 @@ SLUG_MIN_WORDS = 4
 _DOCS_HOST = re.compile(r"(^|\.)(docs|doc|developer|developers|wiki|learn|readthedocs)\.")
 _FORUM_HOST = re.compile(
     r"(^|\.)(forum|forums|discuss|discussions|discourse|community|communities|talk|boards?"
-    r"|bbs)\."
+    r"|bbs|lemmy)\.|^news\.ycombinator\.com$"
 )
+"""Hosts that are discussion boards: their pages are threads (Lemmy's instances and Hacker
+News have no forum word in their paths: /post/123, /item?id=123)."""
 _URL_SPLIT = re.compile(r"[/?&=]")
 
 

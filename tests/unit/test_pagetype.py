@@ -13,6 +13,7 @@ from extractor._pagetype import (
     detect_page_type,
     page_reading,
     rule_type,
+    url_weights,
 )
 from extractor._parse import parse_html
 from tests.unit.pagetype_pages import DOCUSAURUS
@@ -192,3 +193,12 @@ def test_every_type_is_named() -> None:
     assert set(PAGE_TYPES) == {
         "article", "forum", "product", "collection", "listing", "documentation", "service"
     }  # fmt: skip
+
+
+def test_discussion_hosts_without_a_forum_word_are_forum_evidence() -> None:
+    """A Lemmy instance's thread (/post/123) and a Hacker News item (/item?id=1) say nothing
+    of a forum in their paths: their hosts do."""
+    assert url_weights("https://lemmy.world/post/21018364").get("forum") == 2.0
+    assert url_weights("https://news.ycombinator.com/item?id=41230400").get("forum") == 2.0
+    assert "forum" not in url_weights("https://www.lemmyfans.example/post/12")
+    assert "forum" not in url_weights("https://news.ycombinator.com.example/item?id=1")
