@@ -22,7 +22,7 @@ MAX_WORDS = 80
 _SIGNUP = re.compile(
     r"newsletter|subscri|sign-?up|opt-?in|mailing-?list|email-?(?:capture|form|signup)"
     r"|(?:job|price|deal|search|email)-?alert|save-?search|mc_embed|mailchimp|klaviyo"
-    r"|convertkit|formkit|mailerlite|substack"
+    r"|convertkit|formkit|mailerlite|substack|mc4wp"
 )
 """A box's names (class, id, and a form's ``action``) that say it signs the reader up: a
 job board's "Save search" box posts to ``/alert/subscribe``."""
@@ -53,5 +53,17 @@ def select_signups(root: HtmlElement) -> list[HtmlElement]:
             if _SIGNUP.search(label):
                 box = ancestor
         if box is not None:
-            found.append(box)
+            found.append(_with_pitch(box))
     return found
+
+
+def _with_pitch(box: HtmlElement) -> HtmlElement:
+    """The box, or the block around it when the box is the form alone: Mailchimp for
+    WordPress names its ``<form class="mc4wp-form">`` and leaves the heading and the pitch
+    ("Get the Friday Loaf", "One recipe in your inbox every Friday") in an unnamed group."""
+    holder = box.getparent()
+    if box.tag != "form" or holder is None or holder.tag in _STOP:
+        return box
+    if count_words(holder.text_content()) > MAX_WORDS or len(holder.findall(".//form")) > 1:
+        return box
+    return holder

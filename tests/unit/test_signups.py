@@ -61,7 +61,21 @@ def test_a_save_search_box_is_named_by_its_class_or_its_form() -> None:
         '<div class="css-1ipw7s9"><h3>Stay in the loop</h3><form class="f" '
         'action="/alert/subscribe"><input type="email"></form></div>'
     )
-    assert boxes(posted) == ["form.f"]
+    assert boxes(posted) == ["div.css-1ipw7s9"]  # the form's heading goes with it
+
+
+def test_a_named_form_takes_its_heading_and_pitch_along() -> None:
+    """Mailchimp for WordPress names the form alone; the block around it holds the offer."""
+    mc4wp = (
+        "<div class='wp-block-group'><h2>Get the Friday Loaf</h2><p>One recipe in your inbox "
+        "every Friday.</p><form class='mc4wp-form'><input type='email' name='EMAIL'></form></div>"
+    )
+    assert boxes(mc4wp) == ["div.wp-block-group"]
+    crowded = (
+        "<div class='sidebar'><form class='mc4wp-form'><input type='email'></form>"
+        "<form class='search-form'><input type='search'></form></div>"
+    )
+    assert boxes(crowded) == ["form.mc4wp-form"]
 
 
 def test_what_is_not_a_sign_up_box_stays() -> None:
