@@ -28,7 +28,12 @@ from ._options import CROSS_CHECK, NO_CONTENT, ExtractOptions
 from ._pagetype import PageType, detect_page_type
 from ._panels import open_collapsed_panels
 from ._parse import parse_html
-from ._postprocess import CleanContent, html_to_text, resolve_base_url
+from ._postprocess import (
+    CleanContent,
+    html_to_text,
+    resolve_base_url,
+    without_trailing_headings,
+)
 from ._productfacts import ProductFacts, complete_product, read_product_facts
 from ._quotes import REPEATED_QUOTES, drop_repeated_quotes
 from ._refine import RefineContext, article_boundary
@@ -297,8 +302,9 @@ def _finish(reading: _Reading, snapshot: PageSnapshot, options: ExtractOptions) 
     if reading.product is not None and options.stages is None:
         result = complete_product(result, reading.product)
 
-    html = restore_code_languages(result.content.html, code_hints)
-    text = result.content.text
+    content = without_trailing_headings(result.content)
+    html = restore_code_languages(content.html, code_hints)
+    text = content.text
     if not (options.links and options.tables and options.images):
         html = filter_content(
             html, links=options.links, tables=options.tables, images=options.images

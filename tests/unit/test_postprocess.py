@@ -6,10 +6,12 @@ import lxml.html
 import pytest
 
 from extractor._postprocess import (
+    CleanContent,
     best_srcset_url,
     postprocess,
     promote_lazy_images,
     resolve_base_url,
+    without_trailing_headings,
 )
 
 
@@ -193,3 +195,24 @@ def test_links_that_touch_are_read_as_two_words() -> None:
     assert "Add to Wish List Add to Compare" in content.text
     assert "see(notes)" in content.text  # a bracket is no letter: nothing added
     assert "one 2" in content.text
+
+
+def test_headings_that_end_the_content_with_nothing_under_them_go() -> None:
+    """A blog index's sidebar left "Recent Posts", "Categories" and "Archives" once the rules
+    took their lists; a listing of linked titles, a picture's heading and an FAQ's questions
+    stay."""
+    sidebar = CleanContent(
+        html="<h2>Sourdough knots</h2><p>Read more</p><h2>Recent Posts</h2><h3>Categories</h3>"
+        "<h2>Archives</h2>",
+        text="",
+    )
+    trimmed = without_trailing_headings(sidebar)
+    assert trimmed.html == "<h2>Sourdough knots</h2><p>Read more</p>"
+    assert trimmed.text.strip().splitlines()[-1] == "Read more"
+    for kept in (
+        "<p>Events</p><h2><a href='/e/1'>DrupalCon Chicago</a></h2><h2><a href='/e/2'>PyCon</a></h2>",
+        "<p>Gallery</p><h2>Floor plan <img src='plan.png'></h2>",
+        "<p>Sleeping bags</p><h2>How much do sleeping bags cost?</h2>",
+    ):
+        content = CleanContent(html=kept, text="")
+        assert without_trailing_headings(content) is content
