@@ -127,9 +127,14 @@ def test_digits_do_not_hide_a_template_line() -> None:
 
 
 def test_own_heading_and_short_blocks_stay() -> None:
-    # Every page is titled the same (a series), and carries a two-word section heading.
+    # Every page is titled the same (a series), and carries a two-word section heading (over
+    # a line of its own: a heading that ends the reading with nothing under it goes anyway).
     pages = [
-        article("Weekly market report", [UNIQUE[i]], extra="<h2>Further reading</h2>")
+        article(
+            "Weekly market report",
+            [UNIQUE[i]],
+            extra=f"<h2>Further reading</h2><p>{UNIQUE[(i + 2) % 6]} {UNIQUE[(i + 3) % 6]}</p>",
+        )
         for i in range(4)
     ]
     cleaned = remove_sitewide(pages, site="example.com")
