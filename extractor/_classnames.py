@@ -24,6 +24,8 @@ import re
 import lxml.etree
 from lxml.html import HtmlElement
 
+from ._text import HEADING_TAGS
+
 _BUILDER_CLASS = re.compile(
     # Utility CSS (Tailwind, with its variant prefixes: "md:", "max-lg:"): scrolling boxes.
     r"(?:[\w\[\]-]+:)*-?(?:overflow(?:-[xy])?-scroll|scroll-[\w.\[\]/-]+|scrollbar[\w-]*"
@@ -34,10 +36,6 @@ _BUILDER_CLASS = re.compile(
     re.IGNORECASE,
 )
 """Whole class names (one token of a class attribute) that say how a box is built."""
-
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-_HEADING_CLASS = re.compile(r"[\w-]*header[\w-]*", re.IGNORECASE)
-"""A heading's class names that readability-lxml's unlikely candidates match ("header")."""
 
 _MARKERS = re.compile("scroll|snap-|widget|metafield", re.IGNORECASE)
 """What every builder name holds: the class attributes that hold none are not split (a walk
@@ -52,15 +50,15 @@ def clear_builder_classes(tree: HtmlElement) -> HtmlElement:
         names = element.get("class")
         if not names:
             continue
-        heading = element.tag in _HEADINGS and "header" in names.lower()
+        # a heading's names holding "header", which readability-lxml's unlikely candidates match
+        heading = element.tag in HEADING_TAGS and "header" in names.lower()
         if not heading and not _MARKERS.search(names):
             continue
         tokens = names.split()
         kept = [
             token
             for token in tokens
-            if not _BUILDER_CLASS.fullmatch(token)
-            and not (heading and _HEADING_CLASS.fullmatch(token))
+            if not _BUILDER_CLASS.fullmatch(token) and not (heading and "header" in token.lower())
         ]
         if len(kept) != len(tokens):
             element.set("class", " ".join(kept))

@@ -21,7 +21,7 @@ from lxml.html import HtmlElement
 
 from ._parse import parse_fragment
 from ._postprocess import CleanContent, html_to_text
-from ._text import spaced_text, words
+from ._text import WORDLESS_CONTENT, spaced_text, words
 
 LEAF_BLOCKS = frozenset(
     {"p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table", "figure", "hr"}
@@ -30,11 +30,6 @@ LEAF_BLOCKS = frozenset(
 """Blocks taken whole: nothing inside them is a block of its own for the merge."""
 LISTS = frozenset({"ul", "ol"})
 CONTAINERS = frozenset({"div", "section", "article", "main", "body", "header", "footer", "aside"})
-WORDLESS_CONTENT = frozenset(
-    {"img", "picture", "video", "audio", "iframe", "embed", "object", "svg", "canvas", "hr"}
-)
-"""What a block without words may hold and still be kept: a picture, a player, a rule. A
-heading emptied by the readers (a disclosure's ``<summary>`` whose icon went) is not."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +52,8 @@ class MergeCounts:
 
 def blocks(html: str) -> list[Block]:
     """The blocks of an HTML fragment, in order. A block without words is kept when it is or
-    holds ``WORDLESS_CONTENT`` (a picture, a rule); its key is empty."""
+    holds ``WORDLESS_CONTENT`` (a picture, a rule; not a heading the readers emptied, a
+    disclosure's ``<summary>`` whose icon went); its key is empty."""
     if not html.strip():
         return []
     return [

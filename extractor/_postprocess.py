@@ -16,9 +16,9 @@ import lxml.etree
 import lxml.html
 from lxml.html import HtmlElement
 
-from ._parse import parse_fragment
+from ._parse import inner_html, parse_fragment
 from ._sanitize import sanitize_html
-from ._text import BLOCK_TAGS, element_text
+from ._text import BLOCK_TAGS, HEADING_TAGS, WORDLESS_CONTENT, element_text
 
 LAZY_SRC_ATTRIBUTES = (
     "data-src",
@@ -134,10 +134,6 @@ def space_adjacent_links(root: HtmlElement) -> int:
 _WRAPPER_TAGS = frozenset({"div", "section", "article", "main", "body", "html"})
 
 
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-_SHOWN_WITHOUT_TEXT = frozenset({"img", "picture", "video", "audio", "iframe", "svg"})
-
-
 def without_trailing_headings(content: CleanContent) -> CleanContent:
     """The final content without the headings that end it with nothing under them: a
     sidebar's "Recent Posts", "Categories" and "Archives" whose lists the rules took. Done on
@@ -145,12 +141,11 @@ def without_trailing_headings(content: CleanContent) -> CleanContent:
     its votes (wcxb-dev 4361 0.96 -> 0.18)."""
     if not _HEADING_TAG.search(content.html[-400:]):
         return content  # the last heading is far from the end (most pages): nothing trails
-    root = lxml.html.fragment_fromstring(content.html, create_parent="div")
+    root = parse_fragment(content.html)
     if not drop_trailing_headings(root):
         return content
-    html = "".join(lxml.html.tostring(child, encoding="unicode") for child in root)
-    html = (root.text or "") + html
-    return CleanContent(html=html.strip(), text=html_to_text(html))
+    html = inner_html(root).strip()
+    return CleanContent(html=html, text=html_to_text(html))
 
 
 _HEADING_TAG = re.compile(r"<h[1-6][\s>]")
@@ -161,11 +156,11 @@ def drop_trailing_headings(root: HtmlElement) -> int:
     dropped = 0
     while (last := _last_shown(root)) is not None:
         heading = next(
-            (el for el in (last, *last.iterancestors()) if el.tag in _HEADINGS or el is root),
+            (el for el in (last, *last.iterancestors()) if el.tag in HEADING_TAGS or el is root),
             root,
         )
         if heading is root or any(
-            el.tag in _SHOWN_WITHOUT_TEXT or el.tag == "a" for el in heading.iter()
+            el.tag in WORDLESS_CONTENT or el.tag == "a" for el in heading.iter()
         ):
             break  # a picture shows under it; a linked heading is a listing's item, not a label
         if heading.text_content().rstrip().endswith("?"):
@@ -181,7 +176,7 @@ def _last_shown(root: HtmlElement) -> HtmlElement | None:
     for element in root.iter():
         if not isinstance(element.tag, str):
             continue
-        if _has_text(element.text) or element.tag in _SHOWN_WITHOUT_TEXT:
+        if _has_text(element.text) or element.tag in WORDLESS_CONTENT:
             last = element
         if element is not root and _has_text(element.tail):
             last = element.getparent()

@@ -20,7 +20,7 @@ from ._placeholders import select_placeholders
 from ._promobars import select_promo_bars
 from ._shelves import select_shelves
 from ._signups import select_signups
-from ._spoken import A11Y_LABEL, is_shown_twin
+from ._spoken import A11Y_LABEL, is_shown_twin_or_separator
 from ._text import excerpt as readable_excerpt
 from ._toggled import is_toggled_answer
 from ._types import TraceEntry, TraceKind
@@ -164,6 +164,8 @@ def is_hidden(element: HtmlElement) -> bool:
             # a card's second link to the same story, kept from screen readers and the tab
             # order so it is announced once: on screen, it is the card's teaser
             return False
+        if element.get(HIDDEN_MARK) is None and is_shown_twin_or_separator(element):
+            return False  # hidden from screen readers only, and a reader needs it (``_spoken``)
         # Readability.js keeps aria-hidden fallback images (lazy-loading libraries use them).
         return "fallback-image" not in element.get("class", "")
     if element.get(FEED_MARK) is not None or element.get(HIDDEN_MARK) is not None:
@@ -212,11 +214,7 @@ def _select_collapsed(walk: _Walk) -> Iterable[HtmlElement]:
 def _hidden_and_panels(walk: _Walk) -> tuple[list[HtmlElement], set[HtmlElement]]:
     """The hidden elements still in the tree, and those of them that are a collapsed
     accordion's panel (``collapsed_panel_ids``) hidden by the markup, not by the renderer."""
-    hidden = [
-        el
-        for el in walk.live(walk.hiding)
-        if el.tag not in _PROTECTED and is_hidden(el) and not is_shown_twin(el)
-    ]
+    hidden = [el for el in walk.live(walk.hiding) if el.tag not in _PROTECTED and is_hidden(el)]
     named = [el for el in hidden if el.get("id") and el.get(HIDDEN_MARK) is None]
     if not named:
         return hidden, set()
@@ -428,8 +426,9 @@ _FACETS = re.compile(
 )
 """Class or id names (lower-cased) of a collection's or listing's filter and sort panels:
 "facets" (Shopify), "filters", "product-filters", "refinements" (Salesforce Commerce),
-"sort-by", "widget_layered_nav" (WooCommerce's filter by attribute). The issue's "a collection or listing keeps the items and drops filters, sorting
-and pagination"; wcxb-dev's ground truths mostly agree (Amazon's keep theirs)."""
+"sort-by", "widget_layered_nav" (WooCommerce's filter by attribute). The issue's "a
+collection or listing keeps the items and drops filters, sorting and pagination"; wcxb-dev's
+ground truths mostly agree (Amazon's keep theirs)."""
 FACETS_MAX_SHARE = 0.3
 """A filter box holding this share of the page's text or more is left alone: it holds the
 items too, or the name is not what it seems."""

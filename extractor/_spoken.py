@@ -31,16 +31,13 @@ SEPARATOR_MAX_CHARS = 3
 _NO_WORD = re.compile(r"\W+")
 
 
-def is_shown_twin(element: HtmlElement) -> bool:
-    """Whether ``element`` is hidden from screen readers only (``aria-hidden``, no other way)
-    and is text a reader of the page needs: short text shown right after the screen-reader
-    label that speaks for it (the label ends the element before it), or a separator between
-    inline text (WooCommerce's price range "£19.00 <span aria-hidden>–</span> £34.00")."""
-    if (
-        element.get("aria-hidden", "").lower() != "true"
-        or element.get("hidden") is not None
-        or element.get("style")
-    ):
+def is_shown_twin_or_separator(element: HtmlElement) -> bool:
+    """Whether ``element``, hidden from screen readers (``aria-hidden``), is text a reader of
+    the page needs: short text shown right after the screen-reader label that speaks for it
+    (the label ends the element before it), or a separator between inline text
+    (WooCommerce's price range "£19.00 <span aria-hidden>–</span> £34.00"). An inline style
+    may hide it from the eye too: then it is neither."""
+    if element.get("style"):
         return False
     text = element.text_content() or ""
     words = text.split()

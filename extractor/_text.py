@@ -51,6 +51,12 @@ BLOCK_TAGS = frozenset(
         "ul",
     }
 )
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+WORDLESS_CONTENT = frozenset(
+    {"img", "picture", "video", "audio", "iframe", "embed", "object", "svg", "canvas", "hr"}
+)
+"""What shows without words: a picture, a player, a rule. A block, a heading or a reading
+holding one of these is not empty for having no text."""
 # Consecutive items of these are separated by one newline, other blocks by a blank line.
 _TIGHT_TAGS = frozenset({"li", "tr", "dt", "dd"})
 _CELL_TAGS = frozenset({"td", "th"})
