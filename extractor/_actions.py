@@ -48,6 +48,8 @@ _ACTION = re.compile(
     r"|learn more|edit (?:this page|on github)(?: on github)?|copy (?:for llm|page|link)"
     r"|view as markdown|print(?: view| this (?:page|article|post|topic|thread))?"
     r"|ask about this (?:section|page)|reply with quote|ask (?:a )?question|upvote|downvote"
+    # A post's own controls on a thread (Hacker News's "reply" under each comment).
+    r"|reply|quote|permalink|report(?: (?:post|comment|abuse))?|flag"
     # The legal links of a site's footer, wherever the page repeats them.
     r"|privacy(?: policy| notice| statement| settings| choices)?|your privacy choices"
     r"|terms(?: of (?:service|use|sale))?|terms (?:and|&) conditions|legal(?: notice)?"

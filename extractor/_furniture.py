@@ -122,8 +122,12 @@ def select_bylines(root: HtmlElement, *, keep_authors: bool = False) -> list[Htm
         and element.find(".//p") is None
         and len(words(element.text_content())) < BYLINE_MAX_WORDS
     ]
-    if not keep_authors:
-        return found
+    return sparing_authors(found) if keep_authors else found
+
+
+def sparing_authors(found: list[HtmlElement]) -> list[HtmlElement]:
+    """``found`` less the authors' names in it: an element that is a name stays, one that
+    holds a name is replaced by its parts that hold none."""
     chosen: list[HtmlElement] = []
     for element in found:
         if _is_author_name(element):
@@ -139,20 +143,29 @@ _AUTHOR = re.compile(
     r"author|by-?line|user-?name|creator|poster|member-?name|(?:^|[\s_-])user(?:$|[\s_-])",
     re.IGNORECASE,
 )
-_PROFILE = re.compile(r"/(?:u|users?|members?|profiles?|people)/", re.IGNORECASE)
-"""A link to a member's profile page: Discourse's /u/, XenForo's /members/, phpBB's
-memberlist is named by its class instead."""
+_PROFILE = re.compile(
+    r"/(?:u|users?|members?|profiles?|people)/|(?:^|/)(?:user\?id=|member\.php\?(?:u=|action=profile)"
+    r"|memberlist\.php\?mode=viewprofile)"
+    r"|/~[\w.-]+/?$",
+    re.IGNORECASE,
+)
+"""A link to a member's profile page: Discourse's /u/, XenForo's /members/, Hacker News's
+user?id=, vBulletin's member.php, phpBB's memberlist.php, Lobsters' /~name."""
 _NAMING_ATTRIBUTES = ("class", "id", "itemprop", "rel", "data-testid")
+_NOT_A_NAME = re.compile(r"\b(?:view|profile|posts|messages|log ?in|register)\b", re.IGNORECASE)
+"""The words of a member card's links, not of a name ("View Profile", "Find all posts")."""
 
 
 def _is_author_name(element: HtmlElement) -> bool:
     if not isinstance(element.tag, str):
         return False
     text = element.text_content()
-    if not text.strip() or len(words(text)) > AUTHOR_NAME_MAX_WORDS:
+    if not text.strip() or len(words(text)) > AUTHOR_NAME_MAX_WORDS or _NOT_A_NAME.search(text):
         return False
     if element.tag == "a" and _PROFILE.search(element.get("href", "")):
         return True
+    if element.find(".//time") is not None or len(element.findall(".//a")) > 1:
+        return False  # a post's whole header line (name, permalink, date), not the name
     return any(_AUTHOR.search(element.get(name) or "") for name in _NAMING_ATTRIBUTES)
 
 

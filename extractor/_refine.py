@@ -28,9 +28,9 @@ import lxml.etree
 from lxml.html import HtmlElement
 
 from ._actions import select_standalone_actions
-from ._furniture import select_bylines, select_captions, select_headline
+from ._furniture import select_bylines, select_captions, select_headline, sparing_authors
 from ._rules import remove_and_record
-from ._text import folded_words, spaced_text
+from ._text import folded_words, spaced_text, words
 from ._types import TraceEntry
 
 LINK_FARM_DENSITY = 0.5
@@ -39,8 +39,13 @@ LINK_FARM_DENSITY = 0.5
 LINK_FARM_MIN_LINKS = 2
 """... when they hold at least two links: one link in a sentence is prose, two is a prev/next."""
 
+POST_HEADER_MAX_WORDS = 12
+"""On a thread, a link farm of up to this many words that holds an author's name is a post's
+header ("wren_k 5 hours ago | parent | next [–]"): the name stays. A longer one is a story's
+line or a list of members, and goes whole."""
+
 PRUNABLE_TAGS = frozenset(
-    {"div", "section", "ul", "ol", "table", "nav", "aside", "form", "p", "dl"}
+    {"div", "section", "ul", "ol", "table", "nav", "aside", "form", "p", "dl", "center"}
 )
 
 LINK_RUN_MIN_LINES = 3
@@ -150,9 +155,12 @@ def _link_sums(elements: list[HtmlElement]) -> LinkSums:
 
 
 def _link_farms(root: HtmlElement, context: RefineContext) -> list[HtmlElement]:
+    """Blocks that are mostly links; on a thread (``keep_authors``) less the posts' authors'
+    names: a post's header line (a profile link, a permalink date, a collapse toggle) is all
+    links."""
     elements = list(root.iter(lxml.etree.Element))
     sums = _link_sums(elements)
-    return [
+    farms = [
         el
         for el in elements
         if el is not root
@@ -161,6 +169,10 @@ def _link_farms(root: HtmlElement, context: RefineContext) -> list[HtmlElement]:
         and sums[el][0]
         and sums[el][1] / sums[el][0] > LINK_FARM_DENSITY
     ]
+    if not context.keep_authors:
+        return farms
+    headers = [el for el in farms if len(words(el.text_content())) <= POST_HEADER_MAX_WORDS]
+    return [el for el in farms if el not in headers] + sparing_authors(headers)
 
 
 def _teasers(root: HtmlElement, context: RefineContext) -> list[HtmlElement]:

@@ -73,6 +73,13 @@ def selected(body: str) -> list[str]:
             '<a href="/terms">Terms of Service</a></span>',
             ["Privacy Policy", "Terms of Service"],
         ),
+        # A comment's own controls on a thread (Hacker News: <font><u><a>reply</a></u></font>).
+        (
+            '<div class="comment"><div class="commtext">A reply that says something.</div>'
+            '<div class="reply"><p><font size="1"><u><a href="reply?id=7">reply</a></u></font>'
+            "</p></div></div>",
+            ["reply"],
+        ),
     ],
 )
 def test_controls_on_a_line_of_their_own_are_selected(body: str, expected: list[str]) -> None:
@@ -93,6 +100,7 @@ def test_controls_on_a_line_of_their_own_are_selected(body: str, expected: list[
         # Long link text is not a control, whatever it starts with.
         '<div><a href="/a">Sign up for the spring workshop on soil and compost</a></div>',
         "<p>Sort by price to find the cheapest, or read the related articles below.</p>",
+        '<p>Please <a href="/reply">reply</a> to the invitation by Friday.</p>',
     ],
 )
 def test_the_same_words_as_content_are_kept(body: str) -> None:

@@ -13,10 +13,12 @@ from extractor._furniture import (
     _BYLINE,
     _CAPTION,
     _hinted,
+    holds_author_name,
     normalise_title,
     select_bylines,
     select_captions,
     select_headline,
+    sparing_authors,
 )
 from renderer.cli.output import render_output
 
@@ -299,3 +301,45 @@ def test_a_line_repeating_the_title_under_the_headline_goes_with_it() -> None:
     # past the first blocks, the same line is left alone
     late = parse_fragment(f"{BODY}<div><b>LuK 628318200 Clutch Kit for Iveco Daily</b></div>")
     assert select_headline(late, titles) == []
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        '<a href="user?id=wren_k" class="hnuser">wren_k</a>',  # Hacker News, unresolved
+        '<a href="https://lobste.rs/~kkiri">kkiri</a>',  # Lobsters
+        '<a href="https://forum.example/member.php?u=4411">Ostrander</a>',  # vBulletin
+        '<a href="https://community.example/member.php?action=profile&uid=9">dbt</a>',  # MyBB
+        '<a href="/memberlist.php?mode=viewprofile&u=2">lucia_fs</a>',  # phpBB
+    ],
+)
+def test_profile_links_of_the_forum_platforms_are_names(link: str) -> None:
+    assert holds_author_name(parse_fragment(f"<div><span>{link}</span></div>"))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A member card's links and a guest's login links point at the same scripts.
+        '<a href="/members/odile.12/">View Profile</a>',
+        '<a href="https://community.example/member.php?action=login">Login</a>',
+        # A byline of name, permalink and date is the post's header, not a name.
+        '<div class="byline"><a href="/c/x">kkiri</a> <a href="/c/y"><time>1 year ago</time></a></div>',
+        '<div class="byline">kkiri <time datetime="2024-08-13">1 year ago</time></div>',
+    ],
+)
+def test_lines_that_only_look_like_names_are_not(line: str) -> None:
+    root = parse_fragment(f"<div>{line}</div>")
+    assert not holds_author_name(root)
+
+
+def test_sparing_authors_keeps_the_name_and_takes_the_rest_of_the_line() -> None:
+    header = parse_fragment(
+        '<div><div class="head"><span class="comhead"><a href="user?id=wren_k">wren_k</a> '
+        '<span class="age"><a href="item?id=2">5 hours ago</a></span> '
+        '<span class="navs">| <a href="#3">next</a></span></span></div></div>'
+    )
+    taken = sparing_authors([header[0]])
+    assert texts(taken) == ["5 hours ago", "| next"]
+    plain = parse_fragment('<div><div><a href="/a">Older</a> <a href="/b">Newer</a></div></div>')
+    assert sparing_authors([plain[0]]) == [plain[0]]

@@ -231,3 +231,47 @@ def test_a_collection_keeps_the_text_beside_its_product_pictures() -> None:
         root = fragment(f"<p>{PROSE}</p>{card}{card}")
         refine(root, NO_BOUNDARY, typed_rules(PageType(kind), REFINEMENT_NAMES))
         assert root.text_content().count("Canvas gear bag") == kept, kind
+
+
+POST_HEADER = (
+    '<div class="head"><span class="comhead"><a href="user?id={name}" class="hnuser">{name}</a> '
+    '<span class="age"><a href="item?id={n}">{n} hours ago</a></span> '
+    '<span class="navs">| <a href="#{n}">parent</a> <a class="togg" href="#">[–]</a></span>'
+    '</span></div><div class="commtext">{text}</div>'
+)
+
+
+def test_a_threads_post_headers_keep_their_authors_names() -> None:
+    posts = "".join(
+        f"<div>{POST_HEADER.format(name=name, n=n, text=PROSE)}</div>"
+        for n, name in enumerate(("wren_k", "kpolanski"), start=1)
+    )
+    thread = RefineContext(boundary=None, keep_authors=True)
+    root = fragment(posts)
+    refine(root, thread, REFINEMENT_NAMES)
+    text = " ".join(root.text_content().split())
+    assert "wren_k" in text and "kpolanski" in text
+    assert "hours ago" not in text and "parent" not in text and "[–]" not in text
+    article = fragment(posts)
+    refine(article, NO_BOUNDARY, REFINEMENT_NAMES)  # an article's link lines go whole
+    assert "wren_k" not in article.text_content()
+
+
+def test_a_long_link_block_holding_a_name_goes_whole_on_a_thread() -> None:
+    members = (
+        "<div>"
+        + " | ".join(f'<a href="/members/m{i}.{i}/">member{i}</a>' for i in range(14))
+        + "</div>"
+    )
+    root = fragment(f"<p>{PROSE}</p>{members}")
+    refine(root, RefineContext(boundary=None, keep_authors=True), REFINEMENT_NAMES)
+    assert "member3" not in root.text_content()
+
+
+def test_a_center_of_footer_links_is_a_link_farm() -> None:
+    root = fragment(
+        f"<p>{PROSE}</p><center><span><a href='/g'>Guidelines</a> | <a href='/f'>FAQ</a> | "
+        "<a href='/l'>Legal</a> | <a href='/a'>Apply to YC</a></span><br>Search:</center>"
+    )
+    refine(root, NO_BOUNDARY, REFINEMENT_NAMES)
+    assert "Guidelines" not in root.text_content() and "harbour master" in root.text_content()
