@@ -37,6 +37,8 @@ _ACTION = re.compile(
     r"|(?:start|try)(?: it| us)? (?:now|free|for free|today|building|sharing|here)"
     r"|(?:book|request|schedule|watch) (?:a |an |your )?(?:free |live )?(?:demo|quote|call"
     r"|consultation|strategy call|pricing|estimate|callback|meeting|tour|appointment|webinar)"
+    r"(?: online| now| today)?"
+    r"|(?:book|reserve) (?:now|online|today|this room|a table|your (?:stay|room|table|seat))"
     r"|request (?:info|information|more information|a proposal)"
     r"|(?:contact|call|email|message) (?:us|sales|an expert|our team)(?: (?:today|now))?"
     r"|(?:talk|speak|chat) (?:to|with) (?:us|sales|an? (?:expert|specialist|advisor|consultant)"
@@ -45,6 +47,7 @@ _ACTION = re.compile(
     r"|(?:download|apply|subscribe|buy|shop|order|enrol|enroll|install|record|donate) "
     r"(?:now|today|here)|subscribe|apply"
     r"|add to (?:cart|basket|bag|wishlist|wish ?list|compare|comparison|favou?rites|registry)"
+    r"|(?:choose|select) options|view profile|report content"
     r"|learn more|edit (?:this page|on github)(?: on github)?|copy (?:for llm|page|link)"
     r"|view as markdown|print(?: view| this (?:page|article|post|topic|thread))?"
     r"|ask about this (?:section|page)|reply with quote|ask (?:a )?question|upvote|downvote"
@@ -68,6 +71,7 @@ _INTERFACE = re.compile(
     r"|related (?:posts|articles|stories|content|reading)|recently viewed|new posts"
     # A post's sharing and liking widgets (WordPress: "Like this:", "Like Loading...").
     r"|share(?: this)?|like this|like loading|leave a (?:comment|reply)|your answer"
+    r"|did this (?:page|article) help(?: you)?|remember me|write (?:your own|a) review"
 )
 
 

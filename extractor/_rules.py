@@ -24,6 +24,7 @@ from ._spoken import A11Y_LABEL, is_shown_twin_or_separator
 from ._text import excerpt as readable_excerpt
 from ._toggled import is_toggled_answer
 from ._types import TraceEntry, TraceKind
+from ._unprinted import UNPRINTED, select_unprinted
 
 CHROME_MAX_SHARE = 0.5
 """Never drop a header/footer/nav holding at least half the page's text: then it is the page."""
@@ -511,6 +512,7 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
         "visually hidden screen-reader labels (VisuallyHidden, sr-only ...)",
         _select_a11y_labels,
     ),
+    RuleFamily("unprinted", UNPRINTED, lambda walk: select_unprinted(walk.labelled, walk.labels)),
     RuleFamily("comments", "subtrees whose class or id contains 'comment'", _select_comments),
     RuleFamily("chrome", "header, footer and nav outside article/main", _select_chrome),
     RuleFamily("consent", "cookie and consent banners", _select_consent),

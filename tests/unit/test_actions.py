@@ -73,6 +73,34 @@ def selected(body: str) -> list[str]:
             '<a href="/terms">Terms of Service</a></span>',
             ["Privacy Policy", "Terms of Service"],
         ),
+        # A quick-add button on a shop's card (Shopify's Dawn, WooCommerce's variable products)
+        (
+            '<div class="card"><h3>Oat Glaze Mug</h3><p>£32.00</p>'
+            '<button class="quick-add__submit">Choose options</button></div>',
+            ["Choose options"],
+        ),
+        (
+            '<div class="attorney"><h3>Maya Ortiz</h3><a href="/team/maya">View Profile</a></div>',
+            ["View Profile"],
+        ),
+        (
+            f'<div>{SECTION}<a class="btn" href="/book">Book Your Appointment Online</a></div>',
+            ["Book Your Appointment Online"],
+        ),
+        # A rates table's booking button, alone in its cell
+        (
+            '<table><tr><td>Flexible rate</td><td>£189</td><td><a class="btn" href="/r/1">'
+            "Reserve this room</a></td></tr></table>",
+            ["Reserve this room"],
+        ),
+        (
+            f"<div>{SECTION}<div class='rm-feedback'><p>Did this page help you?</p></div></div>",
+            ["Did this page help you?"] * 2,
+        ),
+        (
+            '<div class="block review-add"><div class="block-title">Write Your Own Review</div></div>',
+            ["Write Your Own Review"] * 2,
+        ),
         # A comment's own controls on a thread (Hacker News: <font><u><a>reply</a></u></font>).
         (
             '<div class="comment"><div class="commtext">A reply that says something.</div>'
@@ -101,6 +129,8 @@ def test_controls_on_a_line_of_their_own_are_selected(body: str, expected: list[
         '<div><a href="/a">Sign up for the spring workshop on soil and compost</a></div>',
         "<p>Sort by price to find the cheapest, or read the related articles below.</p>",
         '<p>Please <a href="/reply">reply</a> to the invitation by Friday.</p>',
+        "<p>Choose options that suit your kitchen: three finishes, two handle shapes.</p>",
+        "<p>You can book online or by phone, and we reserve a table for walk-ins.</p>",
     ],
 )
 def test_the_same_words_as_content_are_kept(body: str) -> None:

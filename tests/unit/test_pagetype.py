@@ -202,3 +202,11 @@ def test_discussion_hosts_without_a_forum_word_are_forum_evidence() -> None:
     assert url_weights("https://news.ycombinator.com/item?id=41230400").get("forum") == 2.0
     assert "forum" not in url_weights("https://www.lemmyfans.example/post/12")
     assert "forum" not in url_weights("https://news.ycombinator.com.example/item?id=1")
+
+
+@pytest.mark.parametrize("schema", ["LegalService", "Dentist", "Plumber", "Hotel", "Course"])
+def test_a_local_businesss_own_kind_is_service_evidence(schema: str) -> None:
+    # Evidence, not a decision: firms' SEO plugins put it on their blog posts too.
+    found = rules(page(json_ld(schema)))
+    assert found.weights.get("service") == 1.0
+    assert f"service +1: schema.org {schema}" in found.evidence

@@ -94,6 +94,14 @@ def run(html: str, rules: frozenset[str] = ALL_RULES) -> tuple[str, list]:
             '<ol class="commentlist"><li class="comment"><div class="comment-content post-content">'
             "THREADTEXT</div></li></ol>",
         ),
+        ("unprinted", '<div id="siteSub" class="noprint">SITESUBTEXT From Wikipedia</div>'),
+        (
+            "unprinted",
+            '<h2>History</h2><span class="mw-editsection"><span>[</span><a href="/w?action='
+            'edit">EDITLINKTEXT</a><span>]</span></span>',
+        ),
+        ("unprinted", '<div class="share d-print-none">SHAREBARTEXT Share on X</div>'),
+        ("unprinted", '<aside class="print:hidden">TAILWINDTEXT Related</aside>'),
         ("chrome", "<header>HEADERTEXT Home About</header>"),
         ("chrome", "<footer>FOOTERTEXT Copyright</footer>"),
         ("chrome", "<nav>NAVTEXT Sections</nav>"),
@@ -132,6 +140,8 @@ def test_family_removes_its_kind_and_says_so(family: str, boilerplate: str) -> N
         # a highlighter's comment token is the code's own comment
         '<pre><code><span class="token comment"># CODECOMMENT the repository</span>'
         "\ngit init</code></pre>",
+        # a class that only mentions printing
+        '<div class="print-friendly"><p>PRINTFRIENDLY recipe card</p></div>',
         # the panel of a tab not selected yet: a click away
         '<div role="tabpanel" hidden><p>TABPANELTEXT for the Node.js sample</p></div>',
     ],
@@ -241,3 +251,25 @@ def test_trace_excerpts_never_quote_script_or_style_text() -> None:
     assert any(entry.name == "executable" and entry.count for entry in result.trace)
     assert not [text for text in excerpts if "SECRET" in text or "{" in text]
     assert "SECRET" not in result.text
+
+
+def test_a_threads_replies_hidden_when_printed_stay() -> None:
+    # Wall Street Oasis prints a thread without its replies; on a thread they are the content.
+    reply = (
+        "<div class='comment'><a class='username' href='/u/{n}'>member{n}</a><p>Reply {n}: "
+        "I moved from consulting to a growth fund last spring, and the modelling tests were "
+        "the hardest part of the process by far.</p></div>"
+    )
+    html = (
+        "<html><head><title>Consulting, is it worth it? | Forum</title></head><body><main>"
+        "<h1>Consulting, is it worth it?</h1><div class='post'><p>I have an offer from a "
+        "strategy firm and one from a bank, and I cannot decide which gives more options "
+        "later on. What did you pick, and would you pick it again?</p></div>"
+        "<div class='post-comments hidden-print'>"
+        + "".join(reply.format(n=n) for n in range(4))
+        + "</div></main></body></html>"
+    )
+    read = extractor.extract(html, url="https://forum.example.com/forum/consulting/is-it-worth-it")
+    assert read.page_type == "forum"
+    assert "Reply 3:" in read.text
+    assert "unprinted" not in {entry.name for entry in read.trace}
