@@ -72,6 +72,7 @@ _INTERFACE = re.compile(
     # A post's sharing and liking widgets (WordPress: "Like this:", "Like Loading...").
     r"|share(?: this)?|like this|like loading|leave a (?:comment|reply)|your answer"
     r"|did this (?:page|article) help(?: you)?|remember me|write (?:your own|a) review"
+    r"|quick reply|post (?:a )?reply"
 )
 
 

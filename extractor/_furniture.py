@@ -37,11 +37,14 @@ _CAPTION = re.compile(r"caption|credit", re.IGNORECASE)
 """Anywhere in a class or id: "wp-caption-text", "c-figure__credit", "imageEmbedCaption"."""
 _BYLINE = re.compile(
     r"(^|[\s_-])(by-?line|authors?|author-?name|dateline|timestamp|date|published|pubdate|tagline|"
-    r"post-?meta|entry-?meta|article-?meta)($|[\s_-])",
+    r"post-?meta|entry-?meta|article-?meta|userinfo|user-?details|user-?extras|postprofile)"
+    r"($|[\s_-])",
     re.IGNORECASE,
 )
-"""A whole word of a class or id. "tagline" is old Reddit's line over each comment ("[–]name
-188 points 17 hours ago"); on wcxb-dev it moved only that thread (0562 +0.014)."""
+"""A whole word of a class or id. "userinfo", "userDetails", "postprofile": a forum member's
+card beside each post (vBulletin, XenForo, phpBB; on wcxb-dev's forums 0.8128 -> 0.8139).
+"tagline" is old Reddit's line over each comment ("[–]name 188 points 17 hours ago"); on
+wcxb-dev it moved only that thread (0562 +0.014)."""
 _MEDIA = ("img", "picture", "video", "svg", "iframe", "audio")
 
 
@@ -144,7 +147,7 @@ _AUTHOR = re.compile(
     re.IGNORECASE,
 )
 _PROFILE = re.compile(
-    r"/(?:u|users?|members?|profiles?|people)/|(?:^|/)(?:user\?id=|member\.php\?(?:u=|action=profile)"
+    r"/(?:u|users?|members?|profiles?|people)/|(?:^|/)(?:user\?id=|member\.php\?(?:u=|\d|action=profile)"
     r"|memberlist\.php\?mode=viewprofile)"
     r"|/~[\w.-]+/?$",
     re.IGNORECASE,

@@ -101,6 +101,8 @@ def selected(body: str) -> list[str]:
             '<div class="block review-add"><div class="block-title">Write Your Own Review</div></div>',
             ["Write Your Own Review"] * 2,
         ),
+        # The heading a thread's reply box leaves behind (vBulletin)
+        ('<div id="quickreply"><h4 class="blockhead">Quick Reply</h4></div>', ["Quick Reply"] * 2),
         # A comment's own controls on a thread (Hacker News: <font><u><a>reply</a></u></font>).
         (
             '<div class="comment"><div class="commtext">A reply that says something.</div>'

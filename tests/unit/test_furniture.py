@@ -308,7 +308,8 @@ def test_a_line_repeating_the_title_under_the_headline_goes_with_it() -> None:
     [
         '<a href="user?id=wren_k" class="hnuser">wren_k</a>',  # Hacker News, unresolved
         '<a href="https://lobste.rs/~kkiri">kkiri</a>',  # Lobsters
-        '<a href="https://forum.example/member.php?u=4411">Ostrander</a>',  # vBulletin
+        '<a href="https://forum.example/member.php?u=4411">Ostrander</a>',  # vBulletin 3
+        '<a href="member.php?2291-ruthven_p6">ruthven_p6</a>',  # vBulletin 4
         '<a href="https://community.example/member.php?action=profile&uid=9">dbt</a>',  # MyBB
         '<a href="/memberlist.php?mode=viewprofile&u=2">lucia_fs</a>',  # phpBB
     ],
@@ -343,3 +344,24 @@ def test_sparing_authors_keeps_the_name_and_takes_the_rest_of_the_line() -> None
     assert texts(taken) == ["5 hours ago", "| next"]
     plain = parse_fragment('<div><div><a href="/a">Older</a> <a href="/b">Newer</a></div></div>')
     assert sparing_authors([plain[0]]) == [plain[0]]
+
+
+VBULLETIN_CARD = (
+    "<div class='userinfo'><div class='username_container'><a class='username offline' "
+    "href='member.php?2291-{name}'><strong>{name}</strong></a></div>"
+    "<span class='usertitle'>Senior Member</span><dl class='userinfo_extra'><dt>Join Date</dt>"
+    "<dd>Mar 2011</dd><dt>Location</dt><dd>Shropshire</dd></dl></div>"
+)
+
+
+def test_a_forum_members_card_keeps_the_name_and_loses_the_rest() -> None:
+    html = "".join(
+        f"<li class='postbitlegacy'>{VBULLETIN_CARD.format(name=name)}"
+        f"<div class='postbody'><blockquote class='postcontent'>Post by {name}.</blockquote>"
+        "</div></li>"
+        for name in ("ruthven_p6", "Stanpipe_Geoff")
+    )
+    root = parse_fragment(f"<ol>{html}</ol>")
+    kept = " ".join(texts(select_bylines(root, keep_authors=True)))
+    assert "Join Date" in kept and "Senior Member" in kept
+    assert "ruthven_p6" not in kept and "Stanpipe_Geoff" not in kept
