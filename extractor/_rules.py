@@ -317,18 +317,18 @@ _ARTICLE_BODY = re.compile(r"(?:post|entry|article|story)[-_]?(?:content|body)\b
 
 _CONSENT = re.compile(
     r"cookies?-?(?:banner|consent|notice|bar|law|policy|popup|modal|message|disclaimer|warning|"
-    r"settings|preferences|compliance|info|alert)|(?:notice|banner|popup)-cookies?\b"
-    r"|cookieconsent|cookiebot|onetrust|didomi|cc-window\b|"
-    r"usercentrics|gdpr|consent-?(?:banner|manager|modal|popup|dialog|bar)|qc-cmp|truste-"
+    r"settings|preferences|compliance|info|alert)|(?:notice|banner|popup)-cookies?\b|truste-"
+    r"|cookieconsent|cookiebot|onetrust|didomi|cc-window\b|sp_message_container|fc-consent-root"
+    r"|usercentrics|gdpr|consent-?(?:banner|manager|modal|popup|dialog|bar)|qc-cmp"
 )
 """Class or id names (lower-cased) of cookie and consent banners and their managers' boxes
-(OneTrust, Didomi, Cookiebot, Usercentrics, Quantcast, TrustArc, Osano's cookieconsent
+(OneTrust, Didomi, Cookiebot, Usercentrics, Quantcast, TrustArc, Sourcepoint, Google's, Osano's
 "cc-window", whose "Got it!" outlived its message) and shops' own ("cookies-banner",
 Magento's "notice-cookie-block"): never a page's content. A bare "cookie" is not enough:
 recipe sites name their content so."""
 _CONSENT_MARKERS = (
     *("cookie", "consent", "onetrust", "didomi", "usercentrics", "gdpr", "qc-cmp", "truste"),
-    "cc-window",
+    *("cc-window", "sp_message"),
 )
 CONSENT_MAX_SHARE = 0.3
 """A consent box holding this share of the page's text or more is left alone (the page may be
@@ -376,11 +376,11 @@ def _named_boxes(
 
 _REVIEWS = re.compile(
     r"(?:customer|product|user|buyer)s?[-_]?reviews?\b|bv[-_](?:content|rr|review)|bvrr|"
-    r"yotpo|okendo|jdgm|stamped-reviews|pr-review-display|trustpilot|tab-reviews\b"
+    r"yotpo|okendo|jdgm|stamped-reviews|pr-review-display|trustpilot|tab-reviews\b|reviewsmedley"
 )
 """Class or id names (lower-cased) of a product page's customer reviews: the store's own
 ("customer-reviews", "product-reviews", "user_reviews", WooCommerce's reviews tab) and the
-review widgets' (Bazaarvoice, Yotpo, Okendo, Judge.me, Stamped, PowerReviews, Trustpilot).
+review widgets' (Bazaarvoice, Yotpo, Okendo, Judge.me, Stamped, PowerReviews, Trustpilot; Amazon's).
 A bare "review" is not enough: a testimonial block, a buying guide's "product-x-review" and
 an editorial review ("editorialReviews", a book's blurbs) are content."""
 _REVIEWS_MARKERS = ("review", "bv", "yotpo", "okendo", "jdgm", "trustpilot")

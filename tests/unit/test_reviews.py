@@ -41,7 +41,12 @@ def text_after_rules(body: str, rules: frozenset[str] = PRECLEAN_RULES) -> tuple
 
 
 def test_the_rule_removes_a_box_of_customer_reviews_and_says_so() -> None:
-    for label in ('id="customer-reviews"', 'class="product-reviews"', 'class="yotpo-main"'):
+    for label in (
+        'id="customer-reviews"',
+        'class="product-reviews"',
+        'class="yotpo-main"',
+        'id="reviewsMedley" class="a-row"',  # Amazon's
+    ):
         body = f"<main>{DESCRIPTION}</main><section {label}><h2>Reviews</h2>{REVIEWS}</section>"
         text, names = text_after_rules(body)
         assert "REVIEWTEXT" not in text and "DESCRIPTIONTEXT" in text

@@ -48,6 +48,7 @@ def run(html: str, rules: frozenset[str] = ALL_RULES) -> tuple[str, list]:
             "Allow</p></div>",
         ),
         ("consent", '<div class="cookies-banner"><p>COOKIESBANNERTEXT Accept all</p></div>'),
+        ("consent", '<div id="sp_message_container_843210"><p>SOURCEPOINTTEXT OK</p></div>'),
         # Osano's cookieconsent: its message's id names it, its window and button do not
         ("consent", '<div class="cc-window cc-banner"><a class="cc-btn">CCWINDOWTEXT</a></div>'),
         ("hidden", '<div role="tabpanel" data-readermode-hidden="display">MARKEDTABTEXT</div>'),
