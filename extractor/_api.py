@@ -43,6 +43,7 @@ from ._spacing import space_touching_words
 from ._stages import DEFAULT_STAGES, READ_AHEAD_STAGES
 from ._text import count_words
 from ._title import title_from_page
+from ._toggled import answer_panel_ids
 from ._typed import KEEP_AUTHORS_ON, page_type_entry, typed_rules, typed_stages
 from ._types import (
     Comments,
@@ -263,7 +264,9 @@ def _read_up_to_stages(
         rules = rules_before_comments(rules)[1]
         comments = _comments_output(section, options) if section is not None else None
     trace.extend(apply_rules(cleaned, rules))
-    if "collapsed" not in rules and (opened := open_collapsed_panels(cleaned)) is not None:
+    # Where the collapsed rule runs, the answers it spares (an FAQ's) are opened alone.
+    answers = answer_panel_ids(cleaned) if "collapsed" in rules else None
+    if (opened := open_collapsed_panels(cleaned, answers)) is not None:
         trace.append(opened)
     stages = (
         options.stages if options.stages is not None else typed_stages(page_type, DEFAULT_STAGES)

@@ -15,7 +15,8 @@ import re
 
 from lxml.html import HtmlElement
 
-from ._rules import HIDDEN_MARK, collapsed_panel_ids, is_hidden
+from ._rules import HIDDEN_MARK, is_hidden
+from ._toggled import collapsed_panel_ids
 from ._types import TraceEntry
 
 _HIDING_DECLARATION = re.compile(
@@ -23,11 +24,12 @@ _HIDING_DECLARATION = re.compile(
 )
 
 
-def open_collapsed_panels(root: HtmlElement) -> TraceEntry | None:
-    """Show (in place) every collapsed accordion panel of ``root`` hidden by its markup; the
-    trace's note, or None when there was none. What the renderer saw hidden stays hidden: it
-    clicked the buttons, and a panel still hidden after that is not this page's content."""
-    ids = collapsed_panel_ids(root)
+def open_collapsed_panels(root: HtmlElement, ids: set[str] | None = None) -> TraceEntry | None:
+    """Show (in place) every collapsed accordion panel of ``root`` hidden by its markup (or
+    those of ``ids``); the trace's note, or None when there was none. What the renderer saw
+    hidden stays hidden: it clicked the buttons, and a panel still hidden after that is not
+    this page's content."""
+    ids = collapsed_panel_ids(root) if ids is None else ids
     if not ids:
         return None
     opened = 0

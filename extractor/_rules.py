@@ -22,7 +22,7 @@ from ._shelves import select_shelves
 from ._signups import select_signups
 from ._spoken import A11Y_LABEL, is_shown_twin_or_separator
 from ._text import excerpt as readable_excerpt
-from ._toggled import is_toggled_answer
+from ._toggled import answer_panel_ids, collapsed_panel_ids, is_toggled_answer
 from ._types import TraceEntry, TraceKind
 from ._unprinted import UNPRINTED, select_unprinted
 
@@ -102,6 +102,11 @@ class _Walk:
     def collapsed_panel_ids(self) -> set[str]:
         """``collapsed_panel_ids`` of the page, read once for the two families that ask."""
         return collapsed_panel_ids(self.root)
+
+    @cached_property
+    def answer_ids(self) -> set[str]:
+        """``answer_panel_ids`` of the page: an FAQ's answers, neither hidden nor collapsed."""
+        return answer_panel_ids(self.root)
 
     @cached_property
     def labels(self) -> str:
@@ -208,6 +213,11 @@ def _select_hidden(walk: _Walk) -> Iterable[HtmlElement]:
     return found
 
 
+def _is_answer(element: HtmlElement, walk: _Walk) -> bool:
+    """An FAQ's answer its question's button opens, unless the renderer saw it hidden."""
+    return element.get(HIDDEN_MARK) is None and element.get("id") in walk.answer_ids
+
+
 def _select_collapsed(walk: _Walk) -> Iterable[HtmlElement]:
     return _hidden_and_panels(walk)[1]
 
@@ -215,28 +225,16 @@ def _select_collapsed(walk: _Walk) -> Iterable[HtmlElement]:
 def _hidden_and_panels(walk: _Walk) -> tuple[list[HtmlElement], set[HtmlElement]]:
     """The hidden elements still in the tree, and those of them that are a collapsed
     accordion's panel (``collapsed_panel_ids``) hidden by the markup, not by the renderer."""
-    hidden = [el for el in walk.live(walk.hiding) if el.tag not in _PROTECTED and is_hidden(el)]
+    hidden = [
+        el
+        for el in walk.live(walk.hiding)
+        if el.tag not in _PROTECTED and is_hidden(el) and not _is_answer(el, walk)
+    ]
     named = [el for el in hidden if el.get("id") and el.get(HIDDEN_MARK) is None]
     if not named:
         return hidden, set()
     ids = walk.collapsed_panel_ids
     return hidden, {el for el in named if el.get("id") in ids}
-
-
-_COLLAPSED_CONTROLS = lxml.etree.XPath(
-    "//*[@aria-expanded='false'][@aria-controls]"
-    "[not(ancestor-or-self::nav or ancestor-or-self::header or ancestor-or-self::footer"
-    " or ancestor-or-self::*[@role='navigation' or @role='menu'])]/@aria-controls"
-)
-
-
-def collapsed_panel_ids(root: HtmlElement) -> set[str]:
-    """The ids of the panels that a collapsed accordion's button opens (``aria-expanded``
-    false, ``aria-controls`` naming the panel): an FAQ's answers, a plan's details, a spec
-    sheet's sections. They are a click away, and the renderer opens them (``settle.js``'s
-    ``expand``); a menu's or a header's toggles are not counted: what they open is
-    navigation."""
-    return {name for value in _COLLAPSED_CONTROLS(root) for name in str(value).split()}
 
 
 def _class_and_id(element: HtmlElement) -> str:

@@ -28,6 +28,7 @@ from ._rules import (
     marked_by_renderer,
 )
 from ._stages import READABILITY_LXML_MAX_DEPTH, nesting
+from ._toggled import answer_panel_ids
 
 TRAFILATURA_MAX_ELEMENTS = 60_000
 """Above this many elements trafilatura is not asked: its pruning is quadratic on some
@@ -137,8 +138,8 @@ def judge_document(html: str, rules: frozenset[str]) -> lxml.html.HtmlElement:
     document = parse_html(html)
     reveal_noscript_page(document)  # as the cascade does: a page served inside <noscript>
     apply_rules(document, rules & JUDGE_RULES)
-    if "collapsed" not in rules:  # the panels the cascade keeps, opened for the judge too
-        open_collapsed_panels(document)
+    # the panels the cascade keeps, opened for the judge too
+    open_collapsed_panels(document, answer_panel_ids(document) if "collapsed" in rules else None)
     if "hidden" in rules:
         for hidden in _HIDDEN_BY_ATTRIBUTE(document):
             hidden.drop_tree()

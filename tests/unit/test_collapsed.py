@@ -11,7 +11,7 @@ import pytest
 from extractor import extract
 from extractor._pagetype import PageType
 from extractor._panels import open_collapsed_panels
-from extractor._rules import HIDDEN_MARK, PRECLEAN_RULES, is_hidden
+from extractor._rules import HIDDEN_MARK, PRECLEAN_RULES, apply_rules, is_hidden
 from extractor._typed import typed_rules
 
 QUESTIONS = [
@@ -121,3 +121,33 @@ def test_an_article_reads_without_its_collapsed_notes() -> None:
     assert extraction.page_type == "article"
     assert "council approved" in extraction.text and "NOTESTEXT" not in extraction.text
     assert "collapsed" in {entry.name for entry in extraction.trace}
+
+
+@pytest.mark.parametrize("hiding", HIDINGS)
+def test_an_articles_faq_keeps_its_answers_and_loses_its_notes(hiding: str) -> None:
+    paragraph = (
+        "<p>After a crash, write down what you remember, photograph the cars and the road, and "
+        "see a doctor within a few days even when nothing seems to hurt yet.</p>"
+    )
+    html = (
+        "<html><head><title>What to do after a car accident</title>"
+        '<meta property="og:type" content="article"></head><body><article>'
+        f"<h1>What to do after a car accident</h1>{paragraph * 6}<h2>FAQs</h2>{faq(hiding)}"
+        '<button aria-expanded="false" aria-controls="notes">Author information</button>'
+        '<div id="notes" hidden><p>NOTESTEXT Department of Records, City Hall.</p></div>'
+        "</article></body></html>"
+    )
+    extraction = extract(html, url="https://firm.example.com/2026/12/after-a-car-accident")
+    assert extraction.page_type == "article"
+    assert "ANSWERONE" in extraction.text and "ANSWERTWO" in extraction.text
+    assert "NOTESTEXT" not in extraction.text
+
+
+def test_an_answer_the_renderer_saw_hidden_after_clicking_stays_out() -> None:
+    page = lxml.html.document_fromstring(
+        "<html><body><p>Prose of the page.</p><button aria-expanded='false' aria-controls='a'>"
+        f"How soon can I use my plan?</button><div id='a' hidden {HIDDEN_MARK}='display'>"
+        "<p>ANSWERTEXT</p></div></body></html>"
+    )
+    apply_rules(page, PRECLEAN_RULES)
+    assert "ANSWERTEXT" not in page.text_content()
