@@ -73,6 +73,9 @@ _INTERFACE = re.compile(
     r"|share(?: this)?|like this|like loading|leave a (?:comment|reply)|your answer"
     r"|did this (?:page|article) help(?: you)?|remember me|write (?:your own|a) review"
     r"|quick reply|post (?:a )?reply"
+    # A list's pager, left alone where the facets rule does not run (an article-typed front).
+    r"|(?:next|previous|prev) page|(?:older|newer) (?:posts|entries|articles|stories)"
+    r"|join (?:the )?(?:waiting ?list|wait-?list)"
 )
 
 

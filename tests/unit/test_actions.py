@@ -101,6 +101,15 @@ def selected(body: str) -> list[str]:
             '<div class="block review-add"><div class="block-title">Write Your Own Review</div></div>',
             ["Write Your Own Review"] * 2,
         ),
+        # A section front's pager, where no facets rule runs
+        (
+            '<div class="pager"><a href="/tech?page=2" rel="next">Next page</a></div>',
+            ["Next page"] * 2,
+        ),
+        (
+            f'<div>{SECTION}<a class="btn" href="/w/8">Join waiting list</a></div>',
+            ["Join waiting list"],
+        ),
         # The heading a thread's reply box leaves behind (vBulletin)
         ('<div id="quickreply"><h4 class="blockhead">Quick Reply</h4></div>', ["Quick Reply"] * 2),
         # A comment's own controls on a thread (Hacker News: <font><u><a>reply</a></u></font>).
@@ -132,6 +141,7 @@ def test_controls_on_a_line_of_their_own_are_selected(body: str, expected: list[
         "<p>Sort by price to find the cheapest, or read the related articles below.</p>",
         '<p>Please <a href="/reply">reply</a> to the invitation by Friday.</p>',
         "<p>Choose options that suit your kitchen: three finishes, two handle shapes.</p>",
+        "<p>The table on the next page lists older posts by year.</p>",
         "<p>You can book online or by phone, and we reserve a table for walk-ins.</p>",
     ],
 )
