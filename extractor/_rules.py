@@ -15,6 +15,24 @@ from functools import cached_property
 import lxml.etree
 from lxml.html import HtmlElement
 
+from ._boxnames import (
+    CONSENT,
+    CONSENT_MARKERS,
+    CONSENT_MAX_SHARE,
+    FACETS,
+    FACETS_LINK_SHARE,
+    FACETS_MARKERS,
+    FACETS_MAX_SHARE,
+    FORUM_STATS,
+    FORUM_STATS_MARKERS,
+    FORUM_STATS_MAX_SHARE,
+    REVIEWS,
+    REVIEWS_MARKERS,
+    REVIEWS_MAX_SHARE,
+    REVIEWS_MIN_WORDS,
+    SIGNATURES,
+    SIGNATURES_MAX_SHARE,
+)
 from ._forms import select_forms
 from ._placeholders import select_placeholders
 from ._promobars import select_promo_bars
@@ -313,33 +331,8 @@ _ARTICLE_BODY = re.compile(r"(?:post|entry|article|story)[-_]?(?:content|body)\b
 """Class or id names (lower-cased) of the element holding an article's own text."""
 
 
-_CONSENT = re.compile(
-    r"cookies?-?(?:banner|consent|notice|bar|law|policy|popup|modal|message|disclaimer|warning|"
-    r"settings|preferences|compliance|info|alert)|(?:notice|banner|popup)-cookies?\b|truste-"
-    r"|cookieconsent|cookiebot|onetrust|didomi|cc-window\b|sp_message_container|fc-consent-root"
-    r"|usercentrics|gdpr|consent-?(?:banner|manager|modal|popup|dialog|bar)|qc-cmp"
-)
-"""Class or id names (lower-cased) of cookie and consent banners and their managers' boxes
-(OneTrust, Didomi, Cookiebot, Usercentrics, Quantcast, TrustArc, Sourcepoint, Google's, Osano's
-"cc-window", whose "Got it!" outlived its message) and shops' own ("cookies-banner",
-Magento's "notice-cookie-block"): never a page's content. A bare "cookie" is not enough:
-recipe sites name their content so."""
-_CONSENT_MARKERS = (
-    *("cookie", "consent", "onetrust", "didomi", "usercentrics", "gdpr", "qc-cmp", "truste"),
-    *("cc-window", "sp_message"),
-)
-CONSENT_MAX_SHARE = 0.3
-"""A consent box holding this share of the page's text or more is left alone (the page may be
-about consent: a privacy policy's own sections carry such names)."""
-
-
 def _select_consent(walk: _Walk) -> Iterable[HtmlElement]:
-    return _named_boxes(
-        walk,
-        _CONSENT,
-        _CONSENT_MARKERS,
-        _under_share(CONSENT_MAX_SHARE),
-    )
+    return _named_boxes(walk, CONSENT, CONSENT_MARKERS, _under_share(CONSENT_MAX_SHARE))
 
 
 def _under_share(share: float) -> Callable[[str, int], bool]:
@@ -372,79 +365,30 @@ def _named_boxes(
     )
 
 
-_REVIEWS = re.compile(
-    r"(?:customer|product|user|buyer)s?[-_]?reviews?\b|bv[-_](?:content|rr|review)|bvrr|"
-    r"yotpo|okendo|jdgm|stamped-reviews|pr-review-display|trustpilot|tab-reviews\b|reviewsmedley"
-)
-"""Class or id names (lower-cased) of a product page's customer reviews: the store's own
-("customer-reviews", "product-reviews", "user_reviews", WooCommerce's reviews tab) and the
-review widgets' (Bazaarvoice, Yotpo, Okendo, Judge.me, Stamped, PowerReviews, Trustpilot; Amazon's).
-A bare "review" is not enough: a testimonial block, a buying guide's "product-x-review" and
-an editorial review ("editorialReviews", a book's blurbs) are content."""
-_REVIEWS_MARKERS = ("review", "bv", "yotpo", "okendo", "jdgm", "trustpilot")
-REVIEWS_MIN_WORDS = 150
-"""A shorter reviews box is the rating's summary ("Very Positive (89% of 728,400)", "0 stars
-based on 0 reviews"): part of what the product page says of the product."""
-REVIEWS_MAX_SHARE = 0.6
-"""A reviews box holding this share of the page's text or more is left alone: then the page
-is its reviews (a product's review page) or the names are not what they seem."""
-
-
 def _select_reviews(walk: _Walk) -> Iterable[HtmlElement]:
-    return _named_boxes(walk, _REVIEWS, _REVIEWS_MARKERS, _is_reviews_box)
+    return _named_boxes(walk, REVIEWS, REVIEWS_MARKERS, _is_reviews_box)
 
 
 def _is_reviews_box(text: str, page_text: int) -> bool:
     return len(text) < REVIEWS_MAX_SHARE * page_text and len(text.split()) >= REVIEWS_MIN_WORDS
 
 
-_SIGNATURES = re.compile(
-    r"(?:^|[\s_-]|post|member|message|user)(?<!digital-)(?<!post-)signatures?(?:$|[\s_-])"
-)
-"""Class or id names (lower-cased) of a forum member's signature under each post: the forum
-software's own ("signature", "postsignature", "message-signature", IPS's
-"ipsEntry__signature", "memberSignature"). Not Stack Exchange's "post-signature" (the post's
-author and date, which a thread keeps), Sphinx's "sig" (a documented function's signature)
-nor a service's "digital-signature" feature."""
-SIGNATURES_MAX_SHARE = 0.3
-"""A signature box holding this share of the page's text or more is left alone."""
-
-
 def _select_signatures(walk: _Walk) -> Iterable[HtmlElement]:
-    return _named_boxes(
-        walk,
-        _SIGNATURES,
-        ("signature",),
-        _under_share(SIGNATURES_MAX_SHARE),
-    )
+    return _named_boxes(walk, SIGNATURES, ("signature",), _under_share(SIGNATURES_MAX_SHARE))
 
 
-_FACETS = re.compile(
-    r"(?:^|[\s_-])(?:facets?|filters?|refinements?|sort-?by|sorting|sort-options"
-    r"|layered[-_]nav)(?:$|[\s_-])"
-)
-"""Class or id names (lower-cased) of a collection's or listing's filter and sort panels:
-"facets" (Shopify), "filters", "product-filters", "refinements" (Salesforce Commerce),
-"sort-by", "widget_layered_nav" (WooCommerce's filter by attribute). The issue's "a
-collection or listing keeps the items and drops filters, sorting and pagination"; wcxb-dev's
-ground truths mostly agree (Amazon's keep theirs)."""
-FACETS_MAX_SHARE = 0.3
-"""A filter box holding this share of the page's text or more is left alone: it holds the
-items too, or the name is not what it seems."""
-FACETS_LINK_SHARE = 0.5
-"""A filter box without form controls is a list of links: at least this share of its text."""
+def _select_forum_stats(walk: _Walk) -> Iterable[HtmlElement]:
+    share = _under_share(FORUM_STATS_MAX_SHARE)
+    return _named_boxes(walk, FORUM_STATS, FORUM_STATS_MARKERS, share)
+
+
 _CONTROLS = ("input", "select", "button", "label")
 
 
 def _select_facets(walk: _Walk) -> Iterable[HtmlElement]:
     return (
         el
-        for el in _named_boxes(
-            walk,
-            _FACETS,
-            ("facet", "filter", "refinement", "sort", "layered"),
-            _under_share(FACETS_MAX_SHARE),
-        )
+        for el in _named_boxes(walk, FACETS, FACETS_MARKERS, _under_share(FACETS_MAX_SHARE))
         if _is_control_panel(el)
     )
 
@@ -521,6 +465,7 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
         lambda walk: select_shelves(walk.root),
     ),
     RuleFamily("signatures", "forum members' signatures under their posts", _select_signatures),
+    RuleFamily("forum-stats", "a board's who-is-online and statistics boxes", _select_forum_stats),
     RuleFamily(
         "signups",
         "newsletter and mailing-list sign-up boxes",

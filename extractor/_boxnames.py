@@ -1,0 +1,85 @@
+"""The class and id names of the boxes the pre-clean rules remove by name (``_rules``), with
+each family's limits: consent banners, customer reviews, forum signatures and a board's
+statistics, filter panels. Each regex is searched in an element's lower-cased class and id;
+its markers are substrings one of which every match holds (a page whose labels hold none is
+not searched)."""
+
+from __future__ import annotations
+
+import re
+
+CONSENT = re.compile(
+    r"cookies?-?(?:banner|consent|notice|bar|law|policy|popup|modal|message|disclaimer|warning|"
+    r"settings|preferences|compliance|info|alert)|(?:notice|banner|popup)-cookies?\b|truste-"
+    r"|cookieconsent|cookiebot|onetrust|didomi|cc-window\b|sp_message_container|fc-consent-root"
+    r"|usercentrics|gdpr|consent-?(?:banner|manager|modal|popup|dialog|bar)|qc-cmp"
+)
+"""Class or id names (lower-cased) of cookie and consent banners and their managers' boxes
+(OneTrust, Didomi, Cookiebot, Usercentrics, Quantcast, TrustArc, Sourcepoint, Google's, Osano's
+"cc-window", whose "Got it!" outlived its message) and shops' own ("cookies-banner",
+Magento's "notice-cookie-block"): never a page's content. A bare "cookie" is not enough:
+recipe sites name their content so."""
+CONSENT_MARKERS = (
+    *("cookie", "consent", "onetrust", "didomi", "usercentrics", "gdpr", "qc-cmp", "truste"),
+    *("cc-window", "sp_message"),
+)
+CONSENT_MAX_SHARE = 0.3
+"""A consent box holding this share of the page's text or more is left alone (the page may be
+about consent: a privacy policy's own sections carry such names)."""
+
+REVIEWS = re.compile(
+    r"(?:customer|product|user|buyer)s?[-_]?reviews?\b|bv[-_](?:content|rr|review)|bvrr|"
+    r"yotpo|okendo|jdgm|stamped-reviews|pr-review-display|trustpilot|tab-reviews\b|reviewsmedley"
+)
+"""Class or id names (lower-cased) of a product page's customer reviews: the store's own
+("customer-reviews", "product-reviews", "user_reviews", WooCommerce's reviews tab) and the
+review widgets' (Bazaarvoice, Yotpo, Okendo, Judge.me, Stamped, PowerReviews, Trustpilot; Amazon's).
+A bare "review" is not enough: a testimonial block, a buying guide's "product-x-review" and
+an editorial review ("editorialReviews", a book's blurbs) are content."""
+REVIEWS_MARKERS = ("review", "bv", "yotpo", "okendo", "jdgm", "trustpilot")
+REVIEWS_MIN_WORDS = 150
+"""A shorter reviews box is the rating's summary ("Very Positive (89% of 728,400)", "0 stars
+based on 0 reviews"): part of what the product page says of the product."""
+REVIEWS_MAX_SHARE = 0.6
+"""A reviews box holding this share of the page's text or more is left alone: then the page
+is its reviews (a product's review page) or the names are not what they seem."""
+
+SIGNATURES = re.compile(
+    r"(?:^|[\s_-]|post|member|message|user)(?<!digital-)(?<!post-)signatures?(?:$|[\s_-])"
+)
+"""Class or id names (lower-cased) of a forum member's signature under each post: the forum
+software's own ("signature", "postsignature", "message-signature", IPS's
+"ipsEntry__signature", "memberSignature"). Not Stack Exchange's "post-signature" (the post's
+author and date, which a thread keeps), Sphinx's "sig" (a documented function's signature)
+nor a service's "digital-signature" feature."""
+SIGNATURES_MAX_SHARE = 0.3
+"""A signature box holding this share of the page's text or more is left alone."""
+
+FACETS = re.compile(
+    r"(?:^|[\s_-])(?:facets?|filters?|refinements?|sort-?by|sorting|sort-options"
+    r"|layered[-_]nav)(?:$|[\s_-])"
+)
+"""Class or id names (lower-cased) of a collection's or listing's filter and sort panels:
+"facets" (Shopify), "filters", "product-filters", "refinements" (Salesforce Commerce),
+"sort-by", "widget_layered_nav" (WooCommerce's filter by attribute). The issue's "a
+collection or listing keeps the items and drops filters, sorting and pagination"; wcxb-dev's
+ground truths mostly agree (Amazon's keep theirs)."""
+FACETS_MAX_SHARE = 0.3
+"""A filter box holding this share of the page's text or more is left alone: it holds the
+items too, or the name is not what it seems."""
+FACETS_LINK_SHARE = 0.5
+"""A filter box without form controls is a list of links: at least this share of its text."""
+FACETS_MARKERS = ("facet", "filter", "refinement", "sort", "layered")
+
+
+FORUM_STATS = re.compile(
+    r"(?:^|[\s_-])(?:online-?list|who-?is-?online|whosonline|wgo(?:_block|_stats)?"
+    r"|users-?online|online-?users|members-?online|forum-?stats|board-?stats|stat-block)"
+    r"(?:$|[\s_-])"
+)
+"""Class or id names (lower-cased) of a board's "Who is online", "Users browsing this
+thread" and statistics boxes under a thread (phpBB's "stat-block online-list", vBulletin's
+"wgo"): the board's, not the thread's. No wcxb-dev page carries one."""
+FORUM_STATS_MARKERS = ("online", "wgo", "stat")
+FORUM_STATS_MAX_SHARE = 0.3
+"""A statistics box holding this share of the page's text or more is left alone."""
