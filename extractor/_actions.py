@@ -75,6 +75,7 @@ _INTERFACE = re.compile(
     r"|quick reply|post (?:a )?reply"
     # A list's pager, left alone where the facets rule does not run (an article-typed front).
     r"|(?:next|previous|prev) page|(?:older|newer) (?:posts|entries|articles|stories)"
+    r"|page \d+ of [\d,]+"
     r"|join (?:the )?(?:waiting ?list|wait-?list)"
 )
 

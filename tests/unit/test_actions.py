@@ -107,6 +107,11 @@ def selected(body: str) -> list[str]:
             ["Next page"] * 2,
         ),
         (
+            '<nav aria-label="Pagination"><span>Page 1 of 4,213</span><a href="/t?page=2">'
+            "Next page</a></nav>",
+            ["Page 1 of 4,213", "Next page"],
+        ),
+        (
             f'<div>{SECTION}<a class="btn" href="/w/8">Join waiting list</a></div>',
             ["Join waiting list"],
         ),
