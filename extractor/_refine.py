@@ -172,7 +172,8 @@ def _link_farms(root: HtmlElement, context: RefineContext) -> list[HtmlElement]:
     if not context.keep_authors:
         return farms
     headers = [el for el in farms if len(words(el.text_content())) <= POST_HEADER_MAX_WORDS]
-    return [el for el in farms if el not in headers] + sparing_authors(headers)
+    spared = set(headers)
+    return [el for el in farms if el not in spared] + sparing_authors(headers)
 
 
 def _teasers(root: HtmlElement, context: RefineContext) -> list[HtmlElement]:
