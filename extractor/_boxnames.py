@@ -1,5 +1,5 @@
 """The class and id names of the boxes the pre-clean rules remove by name (``_rules``), with
-each family's limits: consent banners, customer reviews, forum signatures and a board's
+each family's limits: consent banners, customer reviews and review widgets, forum signatures and a board's
 statistics, filter panels. Each regex is searched in an element's lower-cased class and id;
 its markers are substrings one of which every match holds (a page whose labels hold none is
 not searched)."""
@@ -43,6 +43,19 @@ based on 0 reviews"): part of what the product page says of the product."""
 REVIEWS_MAX_SHARE = 0.6
 """A reviews box holding this share of the page's text or more is left alone: then the page
 is its reviews (a product's review page) or the names are not what they seem."""
+
+REVIEW_WIDGETS = re.compile(
+    r"(?:^|\s)(?:ti-widget|trustindex[\w-]*|eapps-google-reviews[\w-]*|grw-(?:row|reviews?|header)"
+    r"|wp-google-reviews|google-reviews(?:-bar|-widget|-slider)?)(?:$|\s)"
+)
+"""Class names (lower-cased) of the widgets that show a business's Google reviews on its own
+pages (Trustindex, Elfsight's, the WordPress Google Reviews plugins): the reviewers' words
+and "Based on 318 reviews", "Trustindex verifies ...", on a service page as on any other.
+The store's own reviews of a product are ``REVIEWS``, on product pages only."""
+REVIEW_WIDGETS_MARKERS = ("ti-widget", "trustindex", "eapps-google", "grw-", "google-reviews")
+REVIEW_WIDGETS_MAX_SHARE = 0.3
+"""A widget holding this share of the page's text or more is left alone: the page is its
+reviews."""
 
 SIGNATURES = re.compile(
     r"(?:^|[\s_-]|post|member|message|user)(?<!digital-)(?<!post-)signatures?(?:$|[\s_-])"

@@ -26,6 +26,9 @@ from ._boxnames import (
     FORUM_STATS,
     FORUM_STATS_MARKERS,
     FORUM_STATS_MAX_SHARE,
+    REVIEW_WIDGETS,
+    REVIEW_WIDGETS_MARKERS,
+    REVIEW_WIDGETS_MAX_SHARE,
     REVIEWS,
     REVIEWS_MARKERS,
     REVIEWS_MAX_SHARE,
@@ -369,6 +372,11 @@ def _select_reviews(walk: _Walk) -> Iterable[HtmlElement]:
     return _named_boxes(walk, REVIEWS, REVIEWS_MARKERS, _is_reviews_box)
 
 
+def _select_review_widgets(walk: _Walk) -> Iterable[HtmlElement]:
+    share = _under_share(REVIEW_WIDGETS_MAX_SHARE)
+    return _named_boxes(walk, REVIEW_WIDGETS, REVIEW_WIDGETS_MARKERS, share)
+
+
 def _is_reviews_box(text: str, page_text: int) -> bool:
     return len(text) < REVIEWS_MAX_SHARE * page_text and len(text.split()) >= REVIEWS_MIN_WORDS
 
@@ -459,6 +467,7 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
     RuleFamily("chrome", "header, footer and nav outside article/main", _select_chrome),
     RuleFamily("consent", "cookie and consent banners", _select_consent),
     RuleFamily("reviews", "customer reviews (on product pages only)", _select_reviews),
+    RuleFamily("review-widgets", "widgets of a business's Google reviews", _select_review_widgets),
     RuleFamily(
         "shelves",
         "shelves of other products (on product pages only)",

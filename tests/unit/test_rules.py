@@ -95,6 +95,11 @@ def run(html: str, rules: frozenset[str] = ALL_RULES) -> tuple[str, list]:
             '<ol class="commentlist"><li class="comment"><div class="comment-content post-content">'
             "THREADTEXT</div></li></ol>",
         ),
+        ("review-widgets", '<div class="ti-widget ti-goog"><p>TRUSTINDEXTEXT 4.9</p></div>'),
+        (
+            "review-widgets",
+            '<div class="es-widget-container eapps-google-reviews"><p>ELFSIGHTTEXT</p></div>',
+        ),
         ("forum-stats", '<div class="stat-block online-list"><h3>Online</h3>FORUMSTATSTEXT</div>'),
         ("forum-stats", '<div id="wgo"><h2>Users</h2><p>WGOTEXT 23 guests</p></div>'),
         ("unprinted", '<div id="siteSub" class="noprint">SITESUBTEXT From Wikipedia</div>'),
@@ -146,6 +151,8 @@ def test_family_removes_its_kind_and_says_so(family: str, boilerplate: str) -> N
         # an FAQ's answer: its button asks the question (collapsed on every type)
         '<h3><button aria-expanded="false" aria-controls="faq-3">Can I use my own vet?</button>'
         '</h3><div id="faq-3" role="region" hidden><p>FAQANSWER any licensed vet</p></div>',
+        # a testimonials section is the business's own words about its clients' words
+        '<section class="testimonials"><p>TESTIMONIALS our clients say</p></section>',
         # a box that only mentions being online or statistics
         '<div class="online-course"><p>ONLINECOURSE six weeks</p></div>',
         '<table class="stats-table"><tr><td>TABLESTATS 12 goals</td></tr></table>',
