@@ -1,5 +1,6 @@
 """The class and id names of the boxes the pre-clean rules remove by name (``_rules``), with
-each family's limits: consent banners, customer reviews and review widgets, forum signatures and a board's
+each family's limits: what the site leaves out of print, consent banners, customer reviews
+and review widgets, forum signatures and a board's
 statistics, filter panels. Each regex is searched in an element's lower-cased class and id;
 its markers are substrings one of which every match holds (a page whose labels hold none is
 not searched)."""
@@ -96,3 +97,18 @@ thread" and statistics boxes under a thread (phpBB's "stat-block online-list", v
 FORUM_STATS_MARKERS = ("online", "wgo", "stat")
 FORUM_STATS_MAX_SHARE = 0.3
 """A statistics box holding this share of the page's text or more is left alone."""
+
+
+UNPRINTED = re.compile(
+    r"(?:^|\s)(?:noprint|no-print|d-print-none|hidden-print|print-hidden|print:hidden"
+    r"|mw-editsection)(?:$|\s)"
+)
+"""Class names (lower-cased) of what the site's own print style leaves out (MediaWiki's
+``noprint``, Bootstrap's ``d-print-none``, Tailwind's ``print:hidden``): a site marks this way
+what is not part of the document, its edit links, navigation boxes, share buttons and "From
+Wikipedia, the free encyclopedia". MediaWiki's section edit links are named apart."""
+UNPRINTED_MARKERS = ("print", "editsection")
+UNPRINTED_MAX_SHARE = 0.8
+"""A box left out of print holding this share of the page's text or more is left alone: then
+the page's own wrapper carries the class. A manual's sidebar can hold over half (0685: 0.49
+of the page as served, more once its scripts are gone)."""

@@ -35,6 +35,9 @@ from ._boxnames import (
     REVIEWS_MIN_WORDS,
     SIGNATURES,
     SIGNATURES_MAX_SHARE,
+    UNPRINTED,
+    UNPRINTED_MARKERS,
+    UNPRINTED_MAX_SHARE,
 )
 from ._forms import select_forms
 from ._placeholders import select_placeholders
@@ -45,7 +48,6 @@ from ._spoken import A11Y_LABEL, is_shown_twin_or_separator
 from ._text import excerpt as readable_excerpt
 from ._toggled import answer_panel_ids, collapsed_panel_ids, is_toggled_answer
 from ._types import TraceEntry, TraceKind
-from ._unprinted import UNPRINTED, select_unprinted
 
 CHROME_MAX_SHARE = 0.5
 """Never drop a header/footer/nav holding at least half the page's text: then it is the page."""
@@ -381,6 +383,11 @@ def _is_reviews_box(text: str, page_text: int) -> bool:
     return len(text) < REVIEWS_MAX_SHARE * page_text and len(text.split()) >= REVIEWS_MIN_WORDS
 
 
+def _select_unprinted(walk: _Walk) -> Iterable[HtmlElement]:
+    share = _under_share(UNPRINTED_MAX_SHARE)
+    return _named_boxes(walk, UNPRINTED, UNPRINTED_MARKERS, share)
+
+
 def _select_signatures(walk: _Walk) -> Iterable[HtmlElement]:
     return _named_boxes(walk, SIGNATURES, ("signature",), _under_share(SIGNATURES_MAX_SHARE))
 
@@ -462,7 +469,7 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
         "visually hidden screen-reader labels (VisuallyHidden, sr-only ...)",
         _select_a11y_labels,
     ),
-    RuleFamily("unprinted", UNPRINTED, lambda walk: select_unprinted(walk.labelled, walk.labels)),
+    RuleFamily("unprinted", "what the site's print style leaves out", _select_unprinted),
     RuleFamily("comments", "subtrees whose class or id contains 'comment'", _select_comments),
     RuleFamily("chrome", "header, footer and nav outside article/main", _select_chrome),
     RuleFamily("consent", "cookie and consent banners", _select_consent),

@@ -8,7 +8,7 @@ your firm?" read as an article kept its questions and lost their answers.
 
 Alpine.js and Vue accordions write each answer as ``<div x-show="open === 1" x-cloak>`` (or
 ``v-show``/``v-cloak``) after the question's button, with no ``aria-controls`` to tie the two
-(``_rules.collapsed_panel_ids`` reads those). The cloak is hidden by the page's style sheet
+(``collapsed_panel_ids`` reads those). The cloak is hidden by the page's style sheet
 until the script starts, and the script then hides every closed answer, so both the static
 and the rendered page hid them: a Shopify collection's FAQ (wcxb-dev 0632) kept its three
 questions and lost their answers. The same attributes open menus, modals and cart drawers

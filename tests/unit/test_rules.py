@@ -156,6 +156,8 @@ def test_family_removes_its_kind_and_says_so(family: str, boilerplate: str) -> N
         # a box that only mentions being online or statistics
         '<div class="online-course"><p>ONLINECOURSE six weeks</p></div>',
         '<table class="stats-table"><tr><td>TABLESTATS 12 goals</td></tr></table>',
+        # the page's own wrapper marked so: it holds the page
+        '<div class="wrapper d-print-none"><p>PRINTWRAPPER</p>' + ARTICLE * 3 + "</div>",
         # a class that only mentions printing
         '<div class="print-friendly"><p>PRINTFRIENDLY recipe card</p></div>',
         # the panel of a tab not selected yet: a click away
