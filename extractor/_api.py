@@ -11,6 +11,7 @@ import lxml.html
 from lxml.html import HtmlElement
 
 from ._agreement import WIDER_ON, cross_check
+from ._buybox import read_spec_tables
 from ._cascade import CascadeResult, Stage, StageInput, read_ahead, run_cascade
 from ._codelang import page_hints, restore_code_languages
 from ._combine import combine, fallback
@@ -268,6 +269,9 @@ def _read_up_to_stages(
     answers = answer_panel_ids(cleaned) if "collapsed" in rules else None
     if (opened := open_collapsed_panels(cleaned, answers)) is not None:
         trace.append(opened)
+    if page_type.kind == "product" and (tables := read_spec_tables(cleaned)):
+        # read once the rules have taken the reviews and the shelves, whose tables are theirs
+        product = replace(product or ProductFacts(), tables=tables)
     stages = (
         options.stages if options.stages is not None else typed_stages(page_type, DEFAULT_STAGES)
     )

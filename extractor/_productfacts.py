@@ -18,6 +18,7 @@ taken where it is longer than the JSON-LD's.
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,7 @@ import lxml.etree
 import lxml.html
 from lxml.html import HtmlElement
 
+from ._buybox import SpecTable, read_price, read_short_description
 from ._cascade import CascadeResult
 from ._jsonld import json_ld_nodes, node_types
 from ._metatags import clean
@@ -40,16 +42,23 @@ MISSING_SHARE = 0.5
 """The description is added when at least this share of its words is not in the reading."""
 MIN_MARKED_WORDS = 30
 """A marked description shorter than this is a card's line or a meta field, not the text."""
+PHRASE_WORDS = 8
+"""Opening words of a short description looked for in the reading."""
 MAX_PROPERTIES = 60
 """Specifications read at most: a longer list is a catalogue's facets, not one product's."""
 
 
 @dataclass(frozen=True)
 class ProductFacts:
-    """What the page's JSON-LD says of its product, as text."""
+    """What the page says of its product, as text: its JSON-LD's description and
+    specifications, the price and the short description its buy box prints, and its
+    specification tables (``_buybox``)."""
 
     description: str = ""
     properties: tuple[tuple[str, str], ...] = ()
+    price: str = ""
+    short_description: str = ""
+    tables: tuple[SpecTable, ...] = ()
 
     def summary(self) -> str | None:
         """The description's first paragraph, as a metadata field (capped like every field)."""
@@ -59,17 +68,22 @@ class ProductFacts:
 def read_product_facts(document: HtmlElement) -> ProductFacts | None:
     """The first JSON-LD product node's description and specifications (read before the
     rules remove the page's scripts), the description the page's markup names where that is
-    longer; None when the page declares neither."""
+    longer, and the price and short description its buy box prints; None when the page has
+    none of these."""
     marked = _marked_description(document)
+    price, short = read_price(document), read_short_description(document)
     for node in json_ld_nodes(document):
         if not node_types(node) & PRODUCT_TYPES:
             continue
-        facts = ProductFacts(_description(node.get("description")), _properties(node))
-        if len(marked.split()) > len(facts.description.split()):
-            facts = ProductFacts(marked, facts.properties)
+        description = _description(node.get("description"))
+        if len(marked.split()) > len(description.split()):
+            description = marked
+        facts = ProductFacts(description, _properties(node), price, short)
         if facts.description or facts.properties:
             return facts
-    return ProductFacts(marked) if marked else None
+    if marked or price or short:
+        return ProductFacts(marked, price=price, short_description=short)
+    return None
 
 
 _MARKED_DESCRIPTIONS = lxml.etree.XPath("//*[@itemprop='description']")
@@ -110,17 +124,57 @@ def complete_product(result: CascadeResult, facts: ProductFacts) -> CascadeResul
         )
         parts.append(f"<table><tbody>{rows}</tbody></table>")
         added.append("specifications")
-    if not parts:
-        return result
+        held.update(values)
+    tables = [table for table in facts.tables if _missing(folded_words(table.values()), held)]
+    if tables:
+        parts.extend(table.to_html() for table in tables)
+        added.append("specification tables")
     content_html = "\n".join(part for part in (result.content.html, *parts) if part)
+    lead = []
+    if facts.price and not _holds_price(result.content.text, facts.price):
+        lead.append(facts.price)
+        added.append("price")
+    if facts.short_description and not _holds_phrase(result.content.text, facts.short_description):
+        lead.append(facts.short_description)
+        added.append("short description")
+    if lead:
+        content_html = _under_heading(content_html, lead)
+    if not added:
+        return result
     entry = TraceEntry(
         kind="post",
         name="product-facts",
         outcome="changed",
-        reason=f"the JSON-LD Product's {' and '.join(added)}, which the reading lacked, added",
+        reason=f"the product's {', '.join(added)}, which the reading lacked, added",
     )
     content = CleanContent(html=content_html, text=html_to_text(content_html))
     return CascadeResult(result.stage, content, [*result.trace, entry])
+
+
+_LEADING_HEADING = re.compile(r"\A\s*(?:<div[^>]*>\s*)?<h1[^>]*>.*?</h1>", re.DOTALL)
+_DIGITS = re.compile(r"\d[\d.,]*\d|\d")
+
+
+def _holds_price(text: str, price: str) -> bool:
+    """Whether the reading prints the price's amount ("145.00" of "£145.00") anywhere."""
+    amount = _DIGITS.search(price)
+    return amount is not None and amount.group() in text
+
+
+def _holds_phrase(text: str, phrase: str) -> bool:
+    """Whether the reading holds ``phrase``'s opening words as written: a short description's
+    words are most of them in the reading's other text ("48 mm steel conical burrs")."""
+    opening = " ".join(folded_words(phrase)[:PHRASE_WORDS])
+    return opening in " ".join(folded_words(text))
+
+
+def _under_heading(content_html: str, lines: list[str]) -> str:
+    """``lines`` as paragraphs under the reading's leading heading (the product's name, when
+    the reading keeps it) or at its top: where the buy box shows them."""
+    lead = "".join(f"<p>{html.escape(line)}</p>" for line in lines)
+    heading = _LEADING_HEADING.match(content_html)
+    end = heading.end() if heading else 0
+    return content_html[:end] + lead + content_html[end:]
 
 
 def _missing(words: list[str], held: set[str]) -> bool:
