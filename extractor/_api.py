@@ -21,6 +21,7 @@ from ._decode import check_size, decode_html
 from ._emptiness import judge_emptiness
 from ._errors import ContentTooShortError, EmptyInputError, NoContentError, ReadermodeError
 from ._filters import filter_content
+from ._forms import unwrap_text_forms
 from ._furniture import normalise_title, rewords
 from ._markdown import html_to_markdown
 from ._metadata import TitleSources, read_metadata, read_title, read_title_sources
@@ -265,6 +266,7 @@ def _read_up_to_stages(
         rules = rules_before_comments(rules)[1]
         comments = _comments_output(section, options) if section is not None else None
     trace.extend(apply_rules(cleaned, rules))
+    unwrap_text_forms(cleaned)
     # Where the collapsed rule runs, the answers it spares (an FAQ's) are opened alone.
     answers = answer_panel_ids(cleaned) if "collapsed" in rules else None
     if (opened := open_collapsed_panels(cleaned, answers)) is not None:

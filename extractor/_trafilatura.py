@@ -15,6 +15,7 @@ import lxml.etree
 import lxml.html
 
 from ._cascade import Candidate, Skip, StageInput
+from ._forms import unwrap_text_forms
 from ._noscript import reveal_noscript_page
 from ._panels import open_collapsed_panels
 from ._parse import parse_html
@@ -138,6 +139,7 @@ def judge_document(html: str, rules: frozenset[str]) -> lxml.html.HtmlElement:
     document = parse_html(html)
     reveal_noscript_page(document)  # as the cascade does: a page served inside <noscript>
     apply_rules(document, rules & JUDGE_RULES)
+    unwrap_text_forms(document)  # as the cascade's page: old Reddit's posts sit in forms
     # the panels the cascade keeps, opened for the judge too
     open_collapsed_panels(document, answer_panel_ids(document) if "collapsed" in rules else None)
     if "hidden" in rules:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import lxml.html
 
 from extractor import extract
-from extractor._forms import select_forms
+from extractor._forms import select_forms, unwrap_text_forms
 from extractor._options import ALL_RULES
 from extractor._trafilatura import judge_document
+from tests.conftest import FIXTURES
 
 STORY = "".join(
     f"<p>Paragraph {n} tells how the studio rebuilt a bakery's website, what the owners asked "
@@ -60,3 +61,53 @@ def test_forms_with_fewer_typed_fields_or_text_of_their_own_stay() -> None:
     long_text = " ".join(["word"] * 160)
     long_form = f'<form><p>{long_text}</p><input type="text"><input type="email"></form>'
     assert [forms(html) for html in (cart, search, comment, sign_in, long_form)] == [0] * 5
+
+
+REPLY = (
+    "<p>Riven oak pins are the way. Dowel shears along the grain runout and you never know "
+    "until it fails. Testing on an offcut first is the bit most people skip.</p>"
+)
+
+
+def wrapped(inner: str, fields: str = '<input type="hidden" name="thing_id" value="t1_k">') -> str:
+    return (
+        f'<div><form action="#" class="usertext">{fields}<div class="md">{inner}</div></form></div>'
+    )
+
+
+def unwrapped(html: str) -> tuple[int, str]:
+    root = lxml.html.fromstring(html)
+    count = unwrap_text_forms(root)
+    return count, lxml.html.tostring(root, encoding="unicode")
+
+
+def test_a_post_in_a_form_with_hidden_fields_only_is_unwrapped() -> None:
+    count, html = unwrapped(wrapped(REPLY))
+    assert count == 1 and "<form" not in html and "Riven oak pins" in html
+    assert 'action="#"' not in html and 'class="usertext"' in html
+
+
+def test_forms_a_visitor_fills_in_or_holding_more_than_a_post_stay() -> None:
+    cards = "<div class='card'><a href='/p/1'>Wave Mouse</a> <span>$34.00</span></div>" * 3
+    for html in (
+        wrapped(REPLY, '<input type="text" name="q">'),  # a search box
+        wrapped(REPLY, "<textarea></textarea>"),  # a reply box
+        wrapped(REPLY + "<button>Save</button>"),
+        wrapped(f"<article><time>March 19</time>{REPLY}</article>"),  # a forum's moderation form
+        wrapped(f"{cards}<p>Compare</p>"),  # a shop's compare form around its cards
+        wrapped(""),
+    ):
+        assert unwrapped(html)[0] == 0, html
+
+
+def test_old_reddits_comments_are_read_with_their_authors() -> None:
+    url = "https://old.reddit.com/r/woodworking/comments/1b7k2xq/finished_my_first_workbench/"
+    page = (FIXTURES / "threads" / "old-reddit.html").read_bytes()
+    text = extract(page, url=url).text
+    for author, said in (
+        ("Chisel_and_Chai", "How did you offset the drawbore holes?"),
+        ("mortise_maggie", "Riven oak pins are the way."),
+        ("birchbark_bea", "You can retrofit a criss-cross later"),
+    ):
+        assert text.index(author) < text.index(said)
+    assert text.index("Riven oak pins") < text.index("You can retrofit")  # the thread's order
