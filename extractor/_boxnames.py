@@ -98,6 +98,15 @@ FORUM_STATS_MARKERS = ("online", "wgo", "stat")
 FORUM_STATS_MAX_SHARE = 0.3
 """A statistics box holding this share of the page's text or more is left alone."""
 
+BOARD_SIDEBARS = re.compile(r"(?:^|\s)(?:side|sidecontentbox|titlebox)(?:$|\s)")
+"""Class names (lower-cased) of a board's sidebar beside a thread: old Reddit's ``side``
+(the subreddit's description, its rules, its moderators, "limit my search to r/science")
+and its boxes. Removed on forums only: on other pages a box named "side" is as often a
+column of the content (an article's aside, a shop's dealer box)."""
+BOARD_SIDEBARS_MARKERS = ("side", "titlebox")
+BOARD_SIDEBARS_MAX_SHARE = 0.3
+"""A sidebar holding this share of the page's text or more is left alone."""
+
 
 UNPRINTED = re.compile(
     r"(?:^|\s)(?:noprint|no-print|d-print-none|hidden-print|print-hidden|print:hidden"

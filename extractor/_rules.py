@@ -16,6 +16,9 @@ import lxml.etree
 from lxml.html import HtmlElement
 
 from ._boxnames import (
+    BOARD_SIDEBARS,
+    BOARD_SIDEBARS_MARKERS,
+    BOARD_SIDEBARS_MAX_SHARE,
     CONSENT,
     CONSENT_MARKERS,
     CONSENT_MAX_SHARE,
@@ -397,6 +400,11 @@ def _select_forum_stats(walk: _Walk) -> Iterable[HtmlElement]:
     return _named_boxes(walk, FORUM_STATS, FORUM_STATS_MARKERS, share)
 
 
+def _select_board_sidebars(walk: _Walk) -> Iterable[HtmlElement]:
+    share = _under_share(BOARD_SIDEBARS_MAX_SHARE)
+    return _named_boxes(walk, BOARD_SIDEBARS, BOARD_SIDEBARS_MARKERS, share)
+
+
 _CONTROLS = ("input", "select", "button", "label")
 
 
@@ -482,6 +490,11 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
     ),
     RuleFamily("signatures", "forum members' signatures under their posts", _select_signatures),
     RuleFamily("forum-stats", "a board's who-is-online and statistics boxes", _select_forum_stats),
+    RuleFamily(
+        "board-sidebars",
+        "a board's sidebar beside a thread (on forums only)",
+        _select_board_sidebars,
+    ),
     RuleFamily(
         "signups",
         "newsletter and mailing-list sign-up boxes",

@@ -121,7 +121,12 @@ away: Wall Street Oasis prints a thread without its replies (``hidden-print`` on
 0.975 -> 0.356 F1 with the rule on)."""
 
 
+BOARD_SIDEBARS_ONLY_ON = frozenset({"forum"})
+"""Types whose sidebar named "side" the ``board-sidebars`` rule removes (``_boxnames``)."""
+
+
 ONLY_ON: dict[str, frozenset[str]] = {
+    "board-sidebars": BOARD_SIDEBARS_ONLY_ON,
     "reviews": REVIEWS_ONLY_ON,
     "shelves": SHELVES_ONLY_ON,
     "facets": FACETS_ONLY_ON,

@@ -111,3 +111,12 @@ def test_old_reddits_comments_are_read_with_their_authors() -> None:
     ):
         assert text.index(author) < text.index(said)
     assert text.index("Riven oak pins") < text.index("You can retrofit")  # the thread's order
+    assert "A place for woodworkers" not in text and "MODERATORS" not in text  # the sidebar's
+
+
+def test_a_box_named_side_stays_off_forums() -> None:
+    story = "".join(
+        f"<p>Paragraph {n} of the dealer network's story, told at length.</p>" for n in range(6)
+    )
+    page = f"<html><body><main><h1>Dealers</h1>{story}<div class='side'><p>Find a dealer near you in the network today.</p></div></main></body></html>"
+    assert "Find a dealer near you" in extract(page, url="https://example.com/news/dealers").text

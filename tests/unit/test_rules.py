@@ -102,6 +102,10 @@ def run(html: str, rules: frozenset[str] = ALL_RULES) -> tuple[str, list]:
         ),
         ("forum-stats", '<div class="stat-block online-list"><h3>Online</h3>FORUMSTATSTEXT</div>'),
         ("forum-stats", '<div id="wgo"><h2>Users</h2><p>WGOTEXT 23 guests</p></div>'),
+        (
+            "board-sidebars",
+            '<div class="side"><div class="titlebox"><p>SIDEBARTEXT</p></div></div>',
+        ),
         ("unprinted", '<div id="siteSub" class="noprint">SITESUBTEXT From Wikipedia</div>'),
         (
             "unprinted",
