@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from lxml.html import HtmlElement
 
 _CONTROL_TAGS = ("a", "button")
+BUTTON_MAX_WORDS = 4
+"""A button's label of more words is a sentence the page says (a question, a card's title)."""
 # Elements whose text the phrases below may be the whole of, besides links and buttons.
 _UI_TAGS = ("a", "button", "p", "span", "div", "h2", "h3", "h4", "h5", "h6", "label", "summary")
 _INLINE = frozenset({"span", "strong", "b", "em", "i", "small", "font", "u", "mark", "label"})
@@ -93,6 +95,16 @@ def _phrase_elements(root: HtmlElement) -> Iterator[HtmlElement]:
         words = normalised(text)
         if (el.tag in _CONTROL_TAGS and _ACTION.fullmatch(words)) or _INTERFACE.fullmatch(words):
             yield el
+        elif el.tag == "button" and _is_plain_button(el, words):
+            yield el
+
+
+def _is_plain_button(button: HtmlElement, words: str) -> bool:
+    """A button that does something, not one that opens a panel (an FAQ's question, an
+    accordion's title) or a tab: GitHub's "Go to file" and "Code", a "Copy" over a sample."""
+    if button.get("aria-expanded") is not None or button.get("aria-controls"):
+        return False
+    return button.get("role") != "tab" and 0 < len(words.split()) <= BUTTON_MAX_WORDS
 
 
 def _rest(element: HtmlElement, found: set[HtmlElement]) -> tuple[str, int]:

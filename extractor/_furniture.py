@@ -37,14 +37,16 @@ _CAPTION = re.compile(r"caption|credit", re.IGNORECASE)
 """Anywhere in a class or id: "wp-caption-text", "c-figure__credit", "imageEmbedCaption"."""
 _BYLINE = re.compile(
     r"(^|[\s_-])(by-?line|authors?|author-?name|dateline|timestamp|date|published|pubdate|tagline|"
-    r"post-?meta|entry-?meta|article-?meta|userinfo|user-?details|user-?extras|postprofile)"
+    r"post-?meta|entry-?meta|article-?meta|userinfo|user-?details|user-?extras|postprofile|"
+    r"updated-?at|last-?updated|last-?modified|date-?modified)"
     r"($|[\s_-])",
     re.IGNORECASE,
 )
 """A whole word of a class or id. "userinfo", "userDetails", "postprofile": a forum member's
 card beside each post (vBulletin, XenForo, phpBB; on wcxb-dev's forums 0.8128 -> 0.8139).
 "tagline" is old Reddit's line over each comment ("[–]name 188 points 17 hours ago"); on
-wcxb-dev it moved only that thread (0562 +0.014)."""
+wcxb-dev it moved only that thread (0562 +0.014). "UpdatedAt", "last-updated": a manual
+page's "Updated about 1 year ago" (ReadMe, Docusaurus's ``theme-last-updated``)."""
 _MEDIA = ("img", "picture", "video", "svg", "iframe", "audio")
 
 

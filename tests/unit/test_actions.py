@@ -46,7 +46,7 @@ def selected(body: str) -> list[str]:
         # Interface lines that are not links.
         (
             "<div><p>Was this page helpful?</p><button>Yes</button></div>",
-            ["Was this page helpful?"],
+            ["Was this page helpful?", "Yes"],
         ),
         ('<div class="bbCodeBlock-expandLink">Click to expand...</div>', ["Click to expand..."]),
         # A results grid's controls, and a recommendation box's heading left behind.
@@ -124,6 +124,16 @@ def selected(body: str) -> list[str]:
             "</p></div></div>",
             ["reply"],
         ),
+        # Buttons that do something (GitHub's repository page; a code sample's copy button)
+        (
+            '<div><button type="button"><span>Go to file</span></button>'
+            '<button type="button" aria-haspopup="true">Code</button></div>',
+            ["Go to file", "Code"],
+        ),
+        (
+            '<div class="code-toolbar"><button class="copy">Copy code block</button></div>',
+            ["Copy code block"],
+        ),
     ],
 )
 def test_controls_on_a_line_of_their_own_are_selected(body: str, expected: list[str]) -> None:
@@ -148,6 +158,10 @@ def test_controls_on_a_line_of_their_own_are_selected(body: str, expected: list[
         "<p>Choose options that suit your kitchen: three finishes, two handle shapes.</p>",
         "<p>The table on the next page lists older posts by year.</p>",
         "<p>You can book online or by phone, and we reserve a table for walk-ins.</p>",
+        # Buttons that open a panel or a tab, or say a sentence: an FAQ's question, a tab
+        '<div><button aria-expanded="false" aria-controls="a1">Delivery</button></div>',
+        '<div><button role="tab">Python</button></div>',
+        "<div><button>How long does delivery to Ireland take?</button></div>",
     ],
 )
 def test_the_same_words_as_content_are_kept(body: str) -> None:

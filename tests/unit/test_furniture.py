@@ -59,6 +59,8 @@ def test_bylines_are_short_lines_only() -> None:
     root = parse_fragment(
         '<p class="byline">By Ann Lee and Bo Berg, Kelvik Courier</p>'
         '<span class="timestamp">Updated 5:27 am, 20 November 2019</span>'
+        '<div class="UpdatedAt2dEU"><span class="UpdatedAt-text">Updated about 1 year ago</span></div>'
+        '<div class="theme-last-updated">Last updated on May 2, 2024</div>'
         '<div class="author-bio">'
         + BODY
         + "</div>"  # a bio with paragraphs is text
@@ -67,6 +69,8 @@ def test_bylines_are_short_lines_only() -> None:
     assert texts(select_bylines(root)) == [
         "By Ann Lee and Bo Berg, Kelvik Courier",
         "Updated 5:27 am, 20 November 2019",
+        "Updated about 1 year ago",
+        "Last updated on May 2, 2024",
     ]
 
 
