@@ -20,8 +20,10 @@ import html
 import re
 from dataclasses import dataclass
 
+import lxml.etree
 from lxml.html import HtmlElement
 
+from ._jsonld import json_ld_nodes
 from ._text import HEADING_TAGS, folded_words, words
 
 _CURRENCY = (
@@ -38,8 +40,14 @@ MAX_WORDS_TO_PRICE = 150
 """Words read after the ``<h1>`` before giving up on a price: ratings, a subtitle, a stock
 line and a brand come between. The search also ends at the next heading: a price under it
 is a shelf's or a bundle's."""
-NOT_THE_PRICE = ("old", "was", "compare", "strike", "basis", "saving", "per-unit", "unit-price")
-"""Names of the struck-through, list and unit prices printed beside the price paid."""
+NOT_THE_PRICE = (
+    *("old", "was", "compare", "strike", "basis", "saving", "per-unit", "unit-price"),
+    *("rrp", "msrp", "retail", "regular-price", "list-price", "original", "before"),
+)
+"""Names of the struck-through, list, regular and unit prices printed beside the price paid
+(Shopify's current price is ``price-item--regular``, so a bare "regular" is not one)."""
+MAX_PRICES = 4
+"""Printed prices read before choosing among them."""
 _SKIPPED = frozenset({"del", "s", "strike", "script", "style", "template", "option", "select"})
 _OUTSIDE = frozenset({"header", "nav", "footer", "aside"})
 
@@ -96,25 +104,78 @@ class SpecTable:
 
 
 def read_price(document: HtmlElement) -> str:
-    """The price printed shortly after the page's ``<h1>``, as printed; "" when none is."""
+    """The price printed shortly after the page's ``<h1>``, as printed; "" when none is.
+    Where the page declares its price (JSON-LD, ``product:price:amount``, microdata), the
+    first printed price of that amount: a list or regular price printed first is not it."""
+    candidates = _printed_prices(document)
+    if not candidates:
+        return ""
+    declared = _declared_amounts(document)
+    matching = [text for text in candidates if _amount(text) in declared]
+    return matching[0] if matching else candidates[0]
+
+
+def _printed_prices(document: HtmlElement) -> list[str]:
+    """The price-named prices after the ``<h1>``, up to the next heading that does not repeat
+    the product's name or ``MAX_WORDS_TO_PRICE`` words."""
     heading = _product_heading(document)
     if heading is None:
-        return ""
+        return []
     name = set(folded_words(heading.text_content()))
-    budget = MAX_WORDS_TO_PRICE
+    budget, found = MAX_WORDS_TO_PRICE, []
     for element in _after(heading):
         if not isinstance(element.tag, str) or _skipped(element):
             continue
         if element.tag in HEADING_TAGS and not _names_again(element, name):
-            return ""  # the heading's section ends: a later price is another product's
+            break  # the heading's section ends: a later price is another product's
         if _price_named(element) or _price_named(element.getparent()):
             text = _squash(element.text_content())
             if len(text) <= 32 and PRICE.fullmatch(text) and _HAS_CURRENCY.search(text):
-                return text
+                found.append(text)
+                if len(found) == MAX_PRICES:
+                    break
         budget -= len(words(element.text or ""))
         if budget <= 0:
-            return ""
-    return ""
+            break
+    return found
+
+
+_DECLARED = lxml.etree.XPath(
+    "//meta[@property='product:price:amount' or @property='og:price:amount']/@content"
+    " | //*[@itemprop='price']/@content"
+)
+
+
+def _declared_amounts(document: HtmlElement) -> set[float]:
+    """The prices the page declares for search engines, as amounts."""
+    values = [str(value) for value in _DECLARED(document)]
+    for node in json_ld_nodes(document):
+        offers = node.get("offers")
+        for offer in offers if isinstance(offers, list) else [offers]:
+            if isinstance(offer, dict):
+                values.extend(str(offer.get(key)) for key in ("price", "lowPrice") if key in offer)
+    return {amount for value in values if (amount := _amount(value)) is not None}
+
+
+_SEPARATED = re.compile(r"\d[\d.,\s\u00a0\u202f]*")
+
+
+def _amount(text: str) -> float | None:
+    """The number in a printed or declared price: "1.299,00 €" and "1,299.00" are 1299.0."""
+    found = _SEPARATED.search(text)
+    if found is None:
+        return None
+    digits = re.sub(r"[\s\u00a0\u202f]", "", found.group()).rstrip(".,")
+    last = max(digits.rfind("."), digits.rfind(","))
+    if last != -1 and len(digits) - last - 1 in (1, 2):  # a decimal separator
+        whole, cents = re.sub(r"[.,]", "", digits[:last]), digits[last + 1 :]
+        digits = f"{whole}.{cents}"
+    else:
+        digits = re.sub(r"[.,]", "", digits)
+    try:
+        return round(float(digits), 2)
+    except ValueError:
+        return None
 
 
 def read_short_description(document: HtmlElement) -> str:

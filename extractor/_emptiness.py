@@ -53,6 +53,8 @@ _ERROR_TITLE = re.compile(
     rf"bad request|bad gateway|timeout)\b|\b(?:error|not found|forbidden)\b.*\b{_STATUS}\b|"
     rf"{_MISSING_PAGE}|\bnot found\W*$|^not found\b|page unavailable|internal server error|"
     r"service (?:temporarily )?unavailable|something went wrong|"
+    r"(?:scheduled|planned|under|undergoing|down for) maintenance|maintenance mode|"
+    r"we(?:'ll| will) be back (?:soon|shortly|online)|"
     r"(?:this|the) (?:listing|job|job posting|posting|offer|ad|advert|event) (?:is no longer "
     r"available|has expired|has been removed)|"
     r"an? (?:unexpected |unknown |internal )?error (?:has )?occurred",
@@ -60,7 +62,8 @@ _ERROR_TITLE = re.compile(
 )
 """A title or top heading that names an HTTP error, a missing page or a failure ("404 Not
 Found", "Page not found", "Error 500", "This page doesn't exist", "Oops! We can't find that
-page", "Something went wrong")."""
+page", "Something went wrong"), or a site down for maintenance ("Scheduled maintenance",
+"We'll be back soon!")."""
 
 _ERROR_TITLE_ITSELF = re.compile(rf"^\W*(?:error\W*)?{_STATUS}\b|{_MISSING_PAGE}", re.IGNORECASE)
 """The same, said as the page's own title (it begins with the code, or says the page is not

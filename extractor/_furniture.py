@@ -27,6 +27,9 @@ CAPTION_MAX_WORDS = 80
 """A caption is a sentence or two; a longer block with a caption-like class is a text box."""
 
 BYLINE_MAX_WORDS = 25
+HEADLINE_NEW_SHARE = 0.4
+"""The most of a leading ``<h1>``'s words that may be in no title for it to be the headline
+rewording the title (dropped, as the title line says it)."""
 """A byline or dateline is a line: "By A and B, Agency, updated 5:27 am, 20 November 2019"."""
 
 HEADLINE_LEAD_BLOCKS = 3
@@ -195,13 +198,17 @@ def normalise_title(text: str) -> str:
 
 
 def rewords(heading: str, titles: frozenset[str]) -> bool:
-    """Whether ``heading`` shares at least half the words of the shorter of it and a title."""
+    """Whether ``heading`` shares at least half the words of the shorter of it and a title,
+    and says little besides: at most ``HEADLINE_NEW_SHARE`` of its words are in no title. A
+    one-word title ("Pricing", "Menu") shares a word with most of its page's headings, and
+    "Simple pricing that scales with your team" is said nowhere else."""
     said = set(heading.split())
     for title in titles:
         words_of_title = set(title.split())
         shorter = min(len(said), len(words_of_title))
         if shorter and len(said & words_of_title) * 2 >= shorter:
-            return True
+            new = said - set().union(*(set(other.split()) for other in titles))
+            return len(new) <= HEADLINE_NEW_SHARE * len(said)
     return False
 
 

@@ -209,6 +209,7 @@ def _woven(
     many admitted blocks were inside its text."""
     first_text = f" {' '.join(block.key for block in first)} "
     first_shingles = _shingles(first_text.split())
+    first_glued = _glued(first_text)
     woven: list[Block] = []
     equal = contained = 0
     for index, (operation, ours, theirs) in enumerate(aligned):
@@ -221,7 +222,9 @@ def _woven(
                 continue  # a picture only the second reading kept: words are what it vouches for
             if not admit(index, block):
                 continue
-            if _contained(block.key, first_text, first_shingles):
+            if _contained(block.key, first_text, first_shingles) or _glued_inside(
+                block.key, first_glued
+            ):
                 contained += 1
             else:
                 woven.append(block)
@@ -285,10 +288,30 @@ def _contained(key: str, first_text: str, first_shingles: set[tuple[str, ...]]) 
     return bool(shingles) and len(shingles & first_shingles) / len(shingles) >= CONTAINED_SHARE
 
 
+GLUED_MIN_CHARS = 12
+"""A block compared without its spaces must have this many letters and digits: shorter, its
+letters are found by chance."""
+
+
+def _glued(key: str) -> str:
+    return key.replace(" ", "")
+
+
+def _glued_inside(key: str, first_glued: str) -> bool:
+    """Whether ``key``'s letters, spaces aside, run inside the first reading's: trafilatura
+    runs a list item's divs together ("Screen Size64.5 inches"), so its item's words are
+    not the first reading's ("size64"), and a merge kept both copies."""
+    glued = _glued(key)
+    return len(glued) >= GLUED_MIN_CHARS and glued in first_glued
+
+
 def _similar(first: str, second: str) -> bool:
     """Whether two blocks are one block read slightly differently (a word of code or a link
-    more or less): most of each one's word triples are in the other."""
-    if first == second:
+    more or less, or words run together): most of each one's word triples are in the
+    other."""
+    if first == second or (
+        len(_glued(first)) >= GLUED_MIN_CHARS and _glued(first) == _glued(second)
+    ):
         return True
     a, b = _shingles(first.split()), _shingles(second.split())
     shared = len(a & b)

@@ -125,7 +125,8 @@ def complete_product(result: CascadeResult, facts: ProductFacts) -> CascadeResul
         parts.append(f"<table><tbody>{rows}</tbody></table>")
         added.append("specifications")
         held.update(values)
-    tables = [table for table in facts.tables if _missing(folded_words(table.values()), held)]
+    said = " ".join(folded_words(result.content.text))
+    tables = [table for table in facts.tables if _rows_missing(table, said)]
     if tables:
         parts.extend(table.to_html() for table in tables)
         added.append("specification tables")
@@ -175,6 +176,14 @@ def _under_heading(content_html: str, lines: list[str]) -> str:
     heading = _LEADING_HEADING.match(content_html)
     end = heading.end() if heading else 0
     return content_html[:end] + lead + content_html[end:]
+
+
+def _rows_missing(table: SpecTable, said: str) -> bool:
+    """Whether the reading (its folded words, ``said``) lacks ``MISSING_SHARE`` of the
+    table's values as written: a specification's words ("in", "cast iron", "5") are most
+    of them somewhere in a product's description."""
+    values = [" ".join(folded_words(value)) for _, value in table.rows]
+    return sum(value not in said for value in values) >= MISSING_SHARE * len(values)
 
 
 def _missing(words: list[str], held: set[str]) -> bool:

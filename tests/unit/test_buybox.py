@@ -69,6 +69,21 @@ def test_the_price_under_the_products_heading_is_read() -> None:
     )
 
 
+def test_the_price_paid_is_read_not_the_list_or_regular_price() -> None:
+    rrp = "<span class='price price--rrp'>$249.99</span><span class='price price--withoutTax'>$199.95</span>"
+    assert read_price(parse_html(shop_page(rrp))) == "$199.95"
+    # PrestaShop prints the regular price first; the price the page declares is the one paid
+    regular = (
+        "<span class='regular-price'>€45.00</span><span class='current-price-value'>€36.00</span>"
+    )
+    declared = "<meta property='product:price:amount' content='36'>"
+    unnamed = "<span class='product-price'>€45.00</span><span class='product-price'>€36.00</span>"
+    assert read_price(parse_html(shop_page(unnamed))) == "€45.00"  # nothing declared: the first
+    page = shop_page(unnamed).replace("<head>", f"<head>{declared}")
+    assert read_price(parse_html(page)) == "€36.00"
+    assert read_price(parse_html(shop_page(regular))) == "€36.00"
+
+
 def test_no_price_is_read_from_a_shelf_or_without_a_currency() -> None:
     assert read_price(parse_html(shop_page(""))) == ""  # the shelf's £48.00 is too far down
     assert read_price(parse_html(shop_page("<p class='price'>145</p>"))) == ""

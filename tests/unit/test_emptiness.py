@@ -27,6 +27,7 @@ EMPTY = {
     "empty-search-sorry.html": "an empty listing",
     "empty-collection.html": "an empty listing",
     "paywall.html": "a paywall",
+    "maintenance.html": "an error page",
 }
 
 

@@ -145,6 +145,13 @@ def test_headline_is_a_leading_h1_rewording_the_title_or_a_heading_repeating_it(
     assert select_headline(late, titles) == []  # past the first blocks: not the headline
     section = parse_fragment(f"<h2>What changes in winter</h2>{BODY}")
     assert select_headline(section, titles) == []
+    # A one-word title shares a word with a heading that says much more: that is content.
+    for title, heading in (
+        ("Pricing", "Simple pricing that scales with your team"),
+        ("Menu", "Dinner Menu"),
+    ):
+        page = parse_fragment(f"<h1>{heading}</h1>{BODY}")
+        assert select_headline(page, frozenset({normalise_title(title)})) == []
 
 
 PAGE = (

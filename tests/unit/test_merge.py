@@ -50,6 +50,20 @@ def test_merge_does_not_repeat_a_block_cut_differently() -> None:
     assert counts.second_only == 0 and counts.both == 2
 
 
+def test_a_block_whose_words_run_together_is_not_repeated() -> None:
+    # trafilatura reads a list item's divs without a space between them
+    first = blocks(
+        "<ul><li><p>Screen Size</p><p>64.5 inches</p></li><li>Weight 40 pounds</li></ul>"
+    )
+    second = blocks("<ul><li>Screen Size64.5 inches</li><li>Weight40 pounds</li></ul>")
+    merged, counts = merge(first, second)
+    assert keys(merged) == keys(first) and counts.second_only == 0
+    selected, _ = restyle(first, second)
+    assert keys(selected) == keys(first)  # the first reading's markup, words apart
+    short = blocks("<p>Size M</p>"), blocks("<p>SizeM</p>")  # too short to tell by letters
+    assert merge(*short)[1].second_only == 1
+
+
 def test_merge_keeps_what_only_the_first_reading_has() -> None:
     first = blocks("<p>Only ours, a sentence.</p><p>Shared words in a row.</p>")
     second = blocks("<p>Shared words in a row.</p>")

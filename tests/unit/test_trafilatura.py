@@ -149,3 +149,16 @@ def test_hidden_text_of_a_rendered_forum_never_comes_back_through_the_judge() ->
     assert any(entry.name in ("trafilatura", "combined") for entry in result.trace)
     assert "Moderator-only" not in result.text
     assert all(f"Reply {i}:" in result.text for i in range(4))
+
+
+def test_a_list_items_divs_are_read_apart() -> None:
+    # trafilatura runs a list item's divs together ("Screen Size64.5 inches"), and the merge
+    # then kept both readings' copies of the list
+    specs = "".join(
+        f"<li><div>{label}</div><div>{value}</div></li>"
+        for label, value in (("Screen Size", "64.5 inches"), ("Weight", "40 pounds"))
+    )
+    page = f"<html><body><main><h1>TV specs</h1><p>{PROSE}</p><ul>{specs}</ul></main></body></html>"
+    text = extract(page, url="https://shop.example/news/tv").text
+    assert "Size64.5" not in text and "Weight40" not in text
+    assert text.count("64.5 inches") == 1 and text.count("40 pounds") == 1
