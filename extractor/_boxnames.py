@@ -13,16 +13,17 @@ CONSENT = re.compile(
     r"cookies?-?(?:banner|consent|notice|bar|law|policy|popup|modal|message|disclaimer|warning|"
     r"settings|preferences|compliance|info|alert)|(?:notice|banner|popup)-cookies?\b|truste-"
     r"|cookieconsent|cookiebot|onetrust|didomi|cc-window\b|sp_message_container|fc-consent-root"
-    r"|usercentrics|gdpr|consent-?(?:banner|manager|modal|popup|dialog|bar)|qc-cmp"
+    r"|usercentrics|gdpr|consent-?(?:banner|manager|modal|popup|dialog|bar)|qc-cmp|shopify-pc__"
 )
 """Class or id names (lower-cased) of cookie and consent banners and their managers' boxes
-(OneTrust, Didomi, Cookiebot, Usercentrics, Quantcast, TrustArc, Sourcepoint, Google's, Osano's
+(OneTrust, Didomi, Cookiebot, Usercentrics, Quantcast, TrustArc, Sourcepoint, Google's, Shopify's
+privacy banner "shopify-pc__banner", Osano's
 "cc-window", whose "Got it!" outlived its message) and shops' own ("cookies-banner",
 Magento's "notice-cookie-block"): never a page's content. A bare "cookie" is not enough:
 recipe sites name their content so."""
 CONSENT_MARKERS = (
     *("cookie", "consent", "onetrust", "didomi", "usercentrics", "gdpr", "qc-cmp", "truste"),
-    *("cc-window", "sp_message"),
+    *("cc-window", "sp_message", "shopify-pc"),
 )
 CONSENT_MAX_SHARE = 0.3
 """A consent box holding this share of the page's text or more is left alone (the page may be
@@ -97,6 +98,18 @@ thread" and statistics boxes under a thread (phpBB's "stat-block online-list", v
 FORUM_STATS_MARKERS = ("online", "wgo", "stat")
 FORUM_STATS_MAX_SHARE = 0.3
 """A statistics box holding this share of the page's text or more is left alone."""
+
+DOC_CONTROLS = re.compile(
+    r"(?:^|[\s_-])(?:version-?(?:badge|picker|switcher|selector|select|dropdown|menu|banner)"
+    r"|rst-versions|rightside|hideme)(?:$|[\s_-])"
+)
+"""Class names (lower-cased) of a manual's controls: its version pickers, badges and banners
+(Docusaurus's ``theme-doc-version-badge``, Read the Docs' ``rst-versions`` flyout), and
+rustdoc's ``rightside`` (each item's "source" link and "1.0.0" since-version) and
+``hideme`` ("Expand description"). Removed on documentation pages only."""
+DOC_CONTROLS_MARKERS = ("version", "rightside", "hideme")
+DOC_CONTROLS_MAX_SHARE = 0.3
+"""A box holding this share of the page's text or more is left alone."""
 
 BOARD_SIDEBARS = re.compile(r"(?:^|\s)(?:side|sidecontentbox|titlebox)(?:$|\s)")
 """Class names (lower-cased) of a board's sidebar beside a thread: old Reddit's ``side``

@@ -22,6 +22,9 @@ from ._boxnames import (
     CONSENT,
     CONSENT_MARKERS,
     CONSENT_MAX_SHARE,
+    DOC_CONTROLS,
+    DOC_CONTROLS_MARKERS,
+    DOC_CONTROLS_MAX_SHARE,
     FACETS,
     FACETS_LINK_SHARE,
     FACETS_MARKERS,
@@ -93,6 +96,10 @@ _EXECUTABLE_TAGS = (
 )
 _CHROME_ROLES = ("banner", "contentinfo", "navigation")
 _DIALOG_ROLES = ("dialog", "alertdialog")
+_BOOTSTRAP_HIDDEN = re.compile(r"(?:^|\s)d-none(?:$|\s)")
+"""Bootstrap's display:none class: Stack Overflow prints each user's name twice, once in a
+``d-none`` span (for a layout it switches to by script)."""
+_BOOTSTRAP_SHOWN = re.compile(r"(?:^|\s)d-(?:sm|md|lg|xl|xxl|print)-(?!none)")
 _CHROME_TAGS = frozenset({"header", "footer", "nav"})
 _HIDING_ATTRIBUTES = frozenset(
     {"hidden", "aria-hidden", "aria-modal", "v-cloak", "x-cloak", "style", FEED_MARK, HIDDEN_MARK}
@@ -208,6 +215,8 @@ def is_hidden(element: HtmlElement) -> bool:
         return True  # hidden by the page's style sheet until Vue or Alpine starts
     if element.tag == "input" and element.get("type", "").lower() == "hidden":
         return True
+    if "d-none" in (classes := element.get("class", "")) and _BOOTSTRAP_HIDDEN.search(classes):
+        return _BOOTSTRAP_SHOWN.search(classes) is None  # d-none d-md-block shows on desktops
     style = element.get("style")
     return bool(style and _HIDDEN_STYLE.search(style))
 
@@ -400,6 +409,11 @@ def _select_forum_stats(walk: _Walk) -> Iterable[HtmlElement]:
     return _named_boxes(walk, FORUM_STATS, FORUM_STATS_MARKERS, share)
 
 
+def _select_doc_controls(walk: _Walk) -> Iterable[HtmlElement]:
+    share = _under_share(DOC_CONTROLS_MAX_SHARE)
+    return _named_boxes(walk, DOC_CONTROLS, DOC_CONTROLS_MARKERS, share)
+
+
 def _select_board_sidebars(walk: _Walk) -> Iterable[HtmlElement]:
     share = _under_share(BOARD_SIDEBARS_MAX_SHARE)
     return _named_boxes(walk, BOARD_SIDEBARS, BOARD_SIDEBARS_MARKERS, share)
@@ -490,6 +504,9 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
     ),
     RuleFamily("signatures", "forum members' signatures under their posts", _select_signatures),
     RuleFamily("forum-stats", "a board's who-is-online and statistics boxes", _select_forum_stats),
+    RuleFamily(
+        "doc-controls", "a manual's version pickers and item controls", _select_doc_controls
+    ),
     RuleFamily(
         "board-sidebars",
         "a board's sidebar beside a thread (on forums only)",

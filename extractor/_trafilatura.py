@@ -51,6 +51,7 @@ JUDGE_RULES = frozenset(
         "placeholders",
         "promo-bars",
         "forms",
+        "doc-controls",
     }
 )
 """The pre-clean rules trafilatura's page goes through (when the caller left them on). It
@@ -71,7 +72,8 @@ Promotion bars it keeps: Glossier's carousel of shipping offers, one per market,
 through its blocks; with "promo-bars" on our page alone all 1,497 pages read 0.8749, on its
 page too 0.8760. A contact or quote form's labels it keeps too ("forms" on its page: 0.8761,
 three pages up, none down; "facets" and "signatures" there too: 0.8756, a forum's and a
-collection's own text went)."""
+collection's own text went). A manual's version badge and rustdoc's "Expand description" it
+keeps too, and the union of the two readings on documentation brought them back."""
 
 
 _HIDDEN_BY_ATTRIBUTE = lxml.etree.XPath(

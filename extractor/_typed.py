@@ -125,8 +125,14 @@ BOARD_SIDEBARS_ONLY_ON = frozenset({"forum"})
 """Types whose sidebar named "side" the ``board-sidebars`` rule removes (``_boxnames``)."""
 
 
+DOC_CONTROLS_ONLY_ON = frozenset({"documentation"})
+"""Types whose version pickers and item controls the ``doc-controls`` rule removes: a
+"version" box elsewhere is as often a product's or a release's content."""
+
+
 ONLY_ON: dict[str, frozenset[str]] = {
     "board-sidebars": BOARD_SIDEBARS_ONLY_ON,
+    "doc-controls": DOC_CONTROLS_ONLY_ON,
     "reviews": REVIEWS_ONLY_ON,
     "shelves": SHELVES_ONLY_ON,
     "facets": FACETS_ONLY_ON,

@@ -51,6 +51,7 @@ def run(html: str, rules: frozenset[str] = ALL_RULES) -> tuple[str, list]:
         ("consent", '<div id="sp_message_container_843210"><p>SOURCEPOINTTEXT OK</p></div>'),
         # Osano's cookieconsent: its message's id names it, its window and button do not
         ("consent", '<div class="cc-window cc-banner"><a class="cc-btn">CCWINDOWTEXT</a></div>'),
+        ("consent", '<div id="shopify-pc__banner"><p>SHOPIFYPCTEXT We use cookies</p></div>'),
         ("hidden", '<div role="tabpanel" data-readermode-hidden="display">MARKEDTABTEXT</div>'),
         # a collapsed accordion's panel: a family of its own, as it is a click away
         (
@@ -102,6 +103,8 @@ def run(html: str, rules: frozenset[str] = ALL_RULES) -> tuple[str, list]:
         ),
         ("forum-stats", '<div class="stat-block online-list"><h3>Online</h3>FORUMSTATSTEXT</div>'),
         ("forum-stats", '<div id="wgo"><h2>Users</h2><p>WGOTEXT 23 guests</p></div>'),
+        ("doc-controls", '<span class="theme-doc-version-badge badge">VERSIONTEXT: 3.x</span>'),
+        ("doc-controls", '<summary class="hideme"><span>HIDEMETEXT description</span></summary>'),
         (
             "board-sidebars",
             '<div class="side"><div class="titlebox"><p>SIDEBARTEXT</p></div></div>',
@@ -137,6 +140,8 @@ def test_family_removes_its_kind_and_says_so(family: str, boilerplate: str) -> N
     [
         '<div hidden="until-found"><p>UNTILFOUND revealable by find-in-page</p></div>',
         '<div class="w-condition-invisible-note"><p>WEBFLOWLOOKALIKE class</p></div>',
+        # Bootstrap's d-none shown from a breakpoint up: on a desktop it is there
+        '<div class="d-none d-md-block"><p>DNONESHOWN on desktops</p></div>',
         "<article><header><h1>ARTICLEHEADER headline</h1></header>" + ARTICLE + "</article>",
         "<main><footer>MAINFOOTER filed under politics</footer>" + ARTICLE + "</main>",
         '<article class="post comments-open">' + ARTICLE + "<p>COMMENTSOPEN</p></article>",
