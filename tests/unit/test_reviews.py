@@ -46,6 +46,10 @@ def test_the_rule_removes_a_box_of_customer_reviews_and_says_so() -> None:
         'class="product-reviews"',
         'class="yotpo-main"',
         'id="reviewsMedley" class="a-row"',  # Amazon's
+        'id="reviews" class="wt-mt-xs-4 reviews__container"',  # Etsy's
+        'class="ugc-reviews"',  # Best Buy's, and its questions and answers
+        'class="ugc-qna" id="anchor-qna"',
+        'class="product-qna"',
     ):
         body = f"<main>{DESCRIPTION}</main><section {label}><h2>Reviews</h2>{REVIEWS}</section>"
         text, names = text_after_rules(body)
