@@ -72,7 +72,8 @@ _INTERFACE = re.compile(
     r"|you (?:may|might) (?:also )?like|recommended for you|more like this"
     r"|related (?:posts|articles|stories|content|reading)|recently viewed|new posts"
     # A post's sharing and liking widgets (WordPress: "Like this:", "Like Loading...").
-    r"|share(?: this)?|like this|like loading|leave a (?:comment|reply)|your answer"
+    r"|share(?: this(?: post| page| article| topic)?)?|like this|like loading"
+    r"|leave a (?:comment|reply)|your answer|link to (?:this )?(?:post|comment|reply)"
     r"|did this (?:page|article) help(?: you)?|remember me|write (?:your own|a) review"
     r"|quick reply|post (?:a )?reply"
     # A list's pager, left alone where the facets rule does not run (an article-typed front).

@@ -5,7 +5,9 @@ Friday", a badge beside a name ("Lifetime" after "Part").
 
 A space goes between two touching inline elements where a lower-case letter meets a capital
 and each side has two characters or more: a word does not change case in its middle, and a
-drop cap (``<span>T</span>he``) is one letter. So it does between an inline element and the
+drop cap (``<span>T</span>he``) is one letter. So it does where a word meets a number that is
+all the next element says, or a number meets a word (Lemmy's "tinkerbyte" and its "48"
+points, a plan's "$2.50" and "per user"). So it does between an inline element and the
 text that runs on from it: a card's button, unwrapped by the sanitiser, leaves its label in
 the tail (``<span>Monday — Friday</span>Discover``; on all of wcxb-dev 8 readings up and 11
 down, by under 0.01 each, as some ground truths keep such words run together:
@@ -19,6 +21,8 @@ grids.
 """
 
 from __future__ import annotations
+
+import re
 
 from lxml.html import HtmlElement
 
@@ -41,6 +45,20 @@ def _case_break(before: str, after: str) -> bool:
     )
 
 
+_NUMBER = re.compile(r"[\d.,]+%?")
+
+
+def _number_break(before: str, after: str) -> bool:
+    """Whether a word meets a number or a number a word, each side more than one character
+    long: a name and its points ("tinkerbyte" "48", Lemmy), a price and its unit ("$2.50"
+    "per user")."""
+    if len(before.strip()) < 2 or len(after.strip()) < 2:
+        return False
+    if before[-1].isalpha() and after[0].isdigit():
+        return _NUMBER.fullmatch(after.strip()) is not None
+    return before[-1].isdigit() and after[0].isalpha()
+
+
 def _running_on(element: HtmlElement) -> str:
     """The text that runs on from ``element``: its tail, or else the next element's text when
     that is inline too ("" when neither)."""
@@ -58,10 +76,10 @@ def _touching_words(root: HtmlElement) -> list[HtmlElement]:
     found = []
     for element in root.iter(*INLINE_TAGS):
         after = _running_on(element)
-        if not after[:1].isupper():  # first: most elements are followed by a space or nothing
+        if not after[:1].isalnum():  # first: most elements are followed by a space or nothing
             continue
         before = element.text_content()
-        if not (before and _case_break(before, after)):
+        if not (before and (_case_break(before, after) or _number_break(before, after))):
             continue
         if not any(ancestor.tag in _CODE_TAGS for ancestor in element.iterancestors()):
             found.append(element)

@@ -124,6 +124,12 @@ def selected(body: str) -> list[str]:
             "</p></div></div>",
             ["reply"],
         ),
+        # A post's own controls on Invision Community
+        (
+            '<ul class="ipsComment_controls"><li><a href="#">Share this post</a></li></ul>',
+            ["Share this post"],
+        ),
+        ('<div class="ipsType_reset"><a href="/p/5">Link to post</a></div>', ["Link to post"] * 2),
         # Buttons that do something (GitHub's repository page; a code sample's copy button)
         (
             '<div><button type="button"><span>Go to file</span></button>'

@@ -33,6 +33,13 @@ def spaced(html: str) -> str:
         # Text that runs on in lower case, or a space already there: one word, or spaced.
         ("<p><b>W</b>ord and <span>Hel</span>lo</p>", "Word and Hello"),
         ("<p><span>Friday</span> Discover</p>", "Friday Discover"),
+        # A name and its points (Lemmy), a price and its unit.
+        ("<p><span>tinkerbyte</span><span>48</span></p>", "tinkerbyte 48"),
+        ("<p><span>$2.50</span><span>per user</span></p>", "$2.50 per user"),
+        # A word's own digits, one character alone, or a number that is not all the next
+        # element says, stay put.
+        ("<p><span>MP</span><span>3</span> <span>H</span><span>2O</span></p>", "MP3 H2O"),
+        ("<p><span>size</span><span>10 wide</span></p>", "size10 wide"),  # not a number alone
         # Code is what it says.
         ("<pre><code><span>get</span><span>Value</span>()</code></pre>", "getValue()"),
         ("<p>Call <code><span>get</span><span>Value</span></code> now.</p>", "Call getValue now."),
