@@ -162,3 +162,35 @@ def test_a_list_items_divs_are_read_apart() -> None:
     text = extract(page, url="https://shop.example/news/tv").text
     assert "Size64.5" not in text and "Weight40" not in text
     assert text.count("64.5 inches") == 1 and text.count("40 pounds") == 1
+
+
+THREAD = (
+    "<html><head><title>Higher Logic ends open source Vanilla</title></head><body>"
+    "<div id='Content'><div class='DataBox DataBox-Discussion'><div class='Discussion'>"
+    "<h1>Higher Logic ends open source Vanilla</h1><div class='Message userContent'>"
+    f"<p>OPENINGPOST {PROSE}</p></div></div></div>"
+    "<div class='CommentsWrap'><div class='DataBox DataBox-Comments'>"
+    "<h2 class='CommentHeading'>Comments</h2><ul class='MessageList DataList Comments'>"
+    + "".join(
+        f"<li class='Item ItemComment' id='Comment_{n}'><div class='Comment'>"
+        f"<span class='Author'><a href='/profile/member{n}'>member{n}</a></span>"
+        f"<div class='Message userContent'><p>REPLY{n} Thanks for letting us know, we moved"
+        f" our board to another host last month and it went well for everyone.</p></div>"
+        "</div></li>"
+        for n in range(4)
+    )
+    + "</ul></div></div></div></body></html>"
+)
+
+
+def test_a_threads_replies_come_back_in_the_judges_reading_on_a_forum() -> None:
+    # trafilatura's HTML output leaves out the comments it extracts; on a forum the replies
+    # are the content, so they follow the opening post. Elsewhere they stay out.
+    forum = TrafilaturaStage(comments=True)(stage_input(THREAD))
+    assert isinstance(forum, Candidate)
+    text = forum.element.text_content()
+    assert "OPENINGPOST" in text
+    assert all(f"REPLY{n}" in text for n in range(4))
+    assert text.index("OPENINGPOST") < text.index("REPLY0") < text.index("REPLY3")
+    article = TrafilaturaStage()(stage_input(THREAD))
+    assert isinstance(article, Candidate) and "REPLY0" not in article.element.text_content()
