@@ -25,6 +25,11 @@ CONSENT_MARKERS = (
     *("cookie", "consent", "onetrust", "didomi", "usercentrics", "gdpr", "qc-cmp", "truste"),
     *("cc-window", "sp_message", "shopify-pc"),
 )
+CONSENT_LABEL = re.compile(r"\bcookies?\b|\bconsent\b")
+"""An ``aria-label`` (lower-cased) that names a dialog or region a cookie or consent box: a
+banner whose class and id say nothing ("ghcc", "position-fixed bottom-0") still names itself
+so to a screen reader ("Cookie banner", "Cookie consent")."""
+CONSENT_LABEL_ROLES = frozenset({"dialog", "alertdialog", "region"})
 CONSENT_MAX_SHARE = 0.3
 """A consent box holding this share of the page's text or more is left alone (the page may be
 about consent: a privacy policy's own sections carry such names)."""
@@ -72,6 +77,11 @@ software's own ("signature", "postsignature", "message-signature", IPS's
 "ipsEntry__signature", "memberSignature"). Not Stack Exchange's "post-signature" (the post's
 author and date, which a thread keeps), Sphinx's "sig" (a documented function's signature)
 nor a service's "digital-signature" feature."""
+SIGNATURE_MARKS = (("data-role", "memberSignature"), ("component", "post/signature"))
+"""The attributes and values forum software marks a member's signature with where its class
+does not say so: Invision Community's ``data-role="memberSignature"``, NodeBB's
+``component="post/signature"`` (whose class, "post-signature", is Stack Exchange's author card
+too)."""
 SIGNATURES_MAX_SHARE = 0.3
 """A signature box holding this share of the page's text or more is left alone."""
 

@@ -10,50 +10,33 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cached_property
 
-import lxml.etree
 from lxml.html import HtmlElement
 
-from ._boxnames import (
-    BOARD_SIDEBARS,
-    BOARD_SIDEBARS_MARKERS,
-    BOARD_SIDEBARS_MAX_SHARE,
-    CONSENT,
-    CONSENT_MARKERS,
-    CONSENT_MAX_SHARE,
-    DOC_CONTROLS,
-    DOC_CONTROLS_MARKERS,
-    DOC_CONTROLS_MAX_SHARE,
-    FACETS,
-    FACETS_LINK_SHARE,
-    FACETS_MARKERS,
-    FACETS_MAX_SHARE,
-    FORUM_STATS,
-    FORUM_STATS_MARKERS,
-    FORUM_STATS_MAX_SHARE,
-    REVIEW_WIDGETS,
-    REVIEW_WIDGETS_MARKERS,
-    REVIEW_WIDGETS_MAX_SHARE,
-    REVIEWS,
-    REVIEWS_MARKERS,
-    REVIEWS_MAX_SHARE,
-    REVIEWS_MIN_WORDS,
-    SIGNATURES,
-    SIGNATURES_MAX_SHARE,
-    UNPRINTED,
-    UNPRINTED_MARKERS,
-    UNPRINTED_MAX_SHARE,
-)
 from ._forms import select_forms
+from ._namedboxes import (
+    select_board_sidebars,
+    select_consent,
+    select_doc_controls,
+    select_facets,
+    select_forum_stats,
+    select_review_widgets,
+    select_reviews,
+    select_signatures,
+    select_unprinted,
+)
 from ._placeholders import select_placeholders
 from ._promobars import select_promo_bars
 from ._shelves import select_shelves
 from ._signups import select_signups
 from ._spoken import A11Y_LABEL, is_shown_twin_or_separator
 from ._text import excerpt as readable_excerpt
-from ._toggled import answer_panel_ids, collapsed_panel_ids, is_toggled_answer
+from ._toggled import is_toggled_answer
 from ._types import TraceEntry, TraceKind
+from ._walk import CHROME_TAGS, CONTENT_ROOTS, PROTECTED, Walk
+from ._walk import FEED_MARK as FEED_MARK
+from ._walk import HIDDEN_MARK as HIDDEN_MARK
+from ._walk import VISIBLE_MARK as VISIBLE_MARK
 
 CHROME_MAX_SHARE = 0.5
 """Never drop a header/footer/nav holding at least half the page's text: then it is the page."""
@@ -61,18 +44,6 @@ FOOTER_MAX_SHARE = 0.9
 """A footer's limit: a footer is the page only when it wraps it. Apple's and Samsung-style
 global footers carry pages of legal footnotes, often more text than the page's own sections."""
 
-
-HIDDEN_MARK = "data-readermode-hidden"
-"""Attribute the renderer's snapshot script sets on elements a reader cannot see."""
-
-VISIBLE_MARK = "data-readermode-visible"
-"""... and on a visible element inside a visibility:hidden one."""
-
-FEED_MARK = "data-readermode-feed"
-"""Attribute the renderer sets on a container that kept growing as it scrolled (endless feed)."""
-
-_PROTECTED = frozenset({"html", "body"})
-_CONTENT_ROOTS = frozenset({"article", "main"})
 
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 WEBFLOW_HIDDEN = frozenset({"w-condition-invisible", "w-form-done", "w-form-fail"})
@@ -100,64 +71,6 @@ _BOOTSTRAP_HIDDEN = re.compile(r"(?:^|\s)d-none(?:$|\s)")
 """Bootstrap's display:none class: Stack Overflow prints each user's name twice, once in a
 ``d-none`` span (for a layout it switches to by script)."""
 _BOOTSTRAP_SHOWN = re.compile(r"(?:^|\s)d-(?:sm|md|lg|xl|xxl|print)-(?!none)")
-_CHROME_TAGS = frozenset({"header", "footer", "nav"})
-_HIDING_ATTRIBUTES = frozenset(
-    {"hidden", "aria-hidden", "aria-modal", "v-cloak", "x-cloak", "style", FEED_MARK, HIDDEN_MARK}
-)
-
-
-class _Walk:
-    """The elements each family may select, in document order, read in one pass over the tree
-    (a pass per family, each reading the same attributes again, was most of the rules' time).
-
-    A family run after others must skip what they removed: ``live`` does, from ``removed``."""
-
-    def __init__(self, root: HtmlElement) -> None:
-        self.root = root
-        self.hiding: list[HtmlElement] = []  # <input> or a hiding attribute: see is_hidden
-        # With their class and id, as they are and lower-cased.
-        self.labelled: list[tuple[HtmlElement, str, str]] = []
-        self.chrome: list[HtmlElement] = []  # header, footer, nav or a role
-        self.removed: set[HtmlElement] = set()
-        for el in root.iter(lxml.etree.Element):
-            tag, names = el.tag, el.keys()
-            if tag in _CHROME_TAGS or "role" in names:
-                self.chrome.append(el)
-            if not names:
-                continue
-            if tag == "input" or not _HIDING_ATTRIBUTES.isdisjoint(names):
-                self.hiding.append(el)
-            if "class" in names or "id" in names:
-                label = _class_and_id(el)
-                self.labelled.append((el, label, label.lower()))
-
-    @cached_property
-    def collapsed_panel_ids(self) -> set[str]:
-        """``collapsed_panel_ids`` of the page, read once for the two families that ask."""
-        return collapsed_panel_ids(self.root)
-
-    @cached_property
-    def answer_ids(self) -> set[str]:
-        """``answer_panel_ids`` of the page: an FAQ's answers, neither hidden nor collapsed."""
-        return answer_panel_ids(self.root)
-
-    @cached_property
-    def labels(self) -> str:
-        """Every lower-cased label, one a line: a substring search of it tells whether a
-        family's names can occur on the page at all (its regex, run on every label, cost
-        1 to 1.5 ms a page: Python's regex engine has no fast path for alternatives)."""
-        return "\n".join(lowered for _, _, lowered in self.labelled)
-
-    def live(self, elements: list[HtmlElement]) -> list[HtmlElement]:
-        """Those of ``elements`` still in the tree (not in a subtree removed since the walk)."""
-        removed = self.removed
-        if not removed:
-            return elements
-        return [
-            el
-            for el in elements
-            if el not in removed and not any(a in removed for a in el.iterancestors())
-        ]
 
 
 @dataclass(frozen=True)
@@ -166,11 +79,11 @@ class RuleFamily:
 
     name: str
     description: str
-    pick: Callable[[_Walk], Iterable[HtmlElement]]
+    pick: Callable[[Walk], Iterable[HtmlElement]]
 
     def select(self, root: HtmlElement) -> Iterable[HtmlElement]:
         """The elements of ``root`` this family removes (nested ones included)."""
-        return self.pick(_Walk(root))
+        return self.pick(Walk(root))
 
 
 _SCRIPT_DATA = "section-metadata"
@@ -179,7 +92,7 @@ _SCRIPT_DATA = "section-metadata"
 attributes and removes it, so a reader never sees one."""
 
 
-def _select_executable(walk: _Walk) -> Iterable[HtmlElement]:
+def _select_executable(walk: Walk) -> Iterable[HtmlElement]:
     yield from walk.root.iter(*_EXECUTABLE_TAGS)
     if _SCRIPT_DATA in walk.labels:  # a substring search first: most pages have none
         for el, _, _ in walk.labelled:
@@ -234,7 +147,7 @@ def marked_by_renderer(element: HtmlElement) -> bool:
     return not (mark == "visibility" and element.find(f".//*[@{VISIBLE_MARK}]") is not None)
 
 
-def _select_hidden(walk: _Walk) -> Iterable[HtmlElement]:
+def _select_hidden(walk: Walk) -> Iterable[HtmlElement]:
     hidden, panels = _hidden_and_panels(walk)
     found = [el for el in hidden if el not in panels]
     # a substring search first: most pages are not Webflow's
@@ -242,28 +155,28 @@ def _select_hidden(walk: _Walk) -> Iterable[HtmlElement]:
         webflow = [
             el
             for el, _, lowered in walk.labelled
-            if not WEBFLOW_HIDDEN.isdisjoint(lowered.split()) and el.tag not in _PROTECTED
+            if not WEBFLOW_HIDDEN.isdisjoint(lowered.split()) and el.tag not in PROTECTED
         ]
         found.extend(walk.live(webflow))
     return found
 
 
-def _is_answer(element: HtmlElement, walk: _Walk) -> bool:
+def _is_answer(element: HtmlElement, walk: Walk) -> bool:
     """An FAQ's answer its question's button opens, unless the renderer saw it hidden."""
     return element.get(HIDDEN_MARK) is None and element.get("id") in walk.answer_ids
 
 
-def _select_collapsed(walk: _Walk) -> Iterable[HtmlElement]:
+def _select_collapsed(walk: Walk) -> Iterable[HtmlElement]:
     return _hidden_and_panels(walk)[1]
 
 
-def _hidden_and_panels(walk: _Walk) -> tuple[list[HtmlElement], set[HtmlElement]]:
+def _hidden_and_panels(walk: Walk) -> tuple[list[HtmlElement], set[HtmlElement]]:
     """The hidden elements still in the tree, and those of them that are a collapsed
     accordion's panel (``collapsed_panel_ids``) hidden by the markup, not by the renderer."""
     hidden = [
         el
         for el in walk.live(walk.hiding)
-        if el.tag not in _PROTECTED and is_hidden(el) and not _is_answer(el, walk)
+        if el.tag not in PROTECTED and is_hidden(el) and not _is_answer(el, walk)
     ]
     named = [el for el in hidden if el.get("id") and el.get(HIDDEN_MARK) is None]
     if not named:
@@ -272,11 +185,7 @@ def _hidden_and_panels(walk: _Walk) -> tuple[list[HtmlElement], set[HtmlElement]
     return hidden, {el for el in named if el.get("id") in ids}
 
 
-def _class_and_id(element: HtmlElement) -> str:
-    return f"{element.get('class', '')} {element.get('id', '')}"
-
-
-def _select_a11y_labels(walk: _Walk) -> Iterable[HtmlElement]:
+def _select_a11y_labels(walk: Walk) -> Iterable[HtmlElement]:
     # The substring tests are a cheap first pass (a regex search per element cost more): an
     # A11Y_LABEL match holds "hidden", "sr-only" or "screen" in ASCII, or one of the four
     # non-ASCII letters IGNORECASE also reads as i, s or k (Python's re documentation).
@@ -291,10 +200,10 @@ def _select_a11y_labels(walk: _Walk) -> Iterable[HtmlElement]:
         )
         and A11Y_LABEL.search(names)
     ]
-    return (el for el in walk.live(found) if el.tag not in _PROTECTED)
+    return (el for el in walk.live(found) if el.tag not in PROTECTED)
 
 
-def _article_body_holders(walk: _Walk) -> set[HtmlElement]:
+def _article_body_holders(walk: Walk) -> set[HtmlElement]:
     """The ancestors of the elements that name themselves the article's body (``postContent``,
     ``entry-content``, ``itemprop="articleBody"``), a comment's own body left out."""
     bodies = [
@@ -306,7 +215,7 @@ def _article_body_holders(walk: _Walk) -> set[HtmlElement]:
     return {ancestor for body in bodies for ancestor in body.iterancestors()}
 
 
-def _select_comments(walk: _Walk) -> Iterable[HtmlElement]:
+def _select_comments(walk: Walk) -> Iterable[HtmlElement]:
     # Structural containers are spared: themes put "comments-open" on <body> or <article>.
     found = [el for el, _, lowered in walk.labelled if "comment" in lowered]
     if not found:
@@ -317,8 +226,8 @@ def _select_comments(walk: _Walk) -> Iterable[HtmlElement]:
     return (
         el
         for el in walk.live(found)
-        if el.tag not in _PROTECTED
-        and el.tag not in _CONTENT_ROOTS
+        if el.tag not in PROTECTED
+        and el.tag not in CONTENT_ROOTS
         and el not in holders
         and not _in_code(el)
     )
@@ -326,7 +235,7 @@ def _select_comments(walk: _Walk) -> Iterable[HtmlElement]:
 
 def comment_sections(root: HtmlElement) -> list[HtmlElement]:
     """The outermost elements of ``root`` the ``comments`` rule would remove, in document order."""
-    chosen = list(_select_comments(_Walk(root)))
+    chosen = list(_select_comments(Walk(root)))
     covered: set[HtmlElement] = set()
     outermost = []
     for el in chosen:  # in document order: an outer element comes before what it holds
@@ -348,101 +257,9 @@ _ARTICLE_BODY = re.compile(r"(?:post|entry|article|story)[-_]?(?:content|body)\b
 """Class or id names (lower-cased) of the element holding an article's own text."""
 
 
-def _select_consent(walk: _Walk) -> Iterable[HtmlElement]:
-    return _named_boxes(walk, CONSENT, CONSENT_MARKERS, _under_share(CONSENT_MAX_SHARE))
-
-
-def _under_share(share: float) -> Callable[[str, int], bool]:
-    """``_named_boxes``' test of a box holding under ``share`` of the page's text."""
-    return lambda text, page_text: len(text) < share * page_text
-
-
-def _named_boxes(
-    walk: _Walk,
-    names: re.Pattern[str],
-    markers: tuple[str, ...],
-    accept: Callable[[str, int], bool],
-) -> Iterable[HtmlElement]:
-    """Elements whose class or id ``names`` matches, outside the content roots, that
-    ``accept`` takes given their text and the length of the page's text. Every match of
-    ``names`` holds one of the ``markers``: a page whose labels hold none is not searched."""
-    labels = walk.labels
-    if not any(marker in labels for marker in markers):
-        return ()
-    found = [el for el, _, lowered in walk.labelled if names.search(lowered)]
-    if not found:  # a marker without the names around it ("cookie" alone is a recipe's)
-        return ()
-    page_text = len(walk.root.text_content()) or 1
-    return (
-        el
-        for el in walk.live(found)
-        if el.tag not in _PROTECTED
-        and el.tag not in _CONTENT_ROOTS
-        and accept(el.text_content(), page_text)
-    )
-
-
-def _select_reviews(walk: _Walk) -> Iterable[HtmlElement]:
-    return _named_boxes(walk, REVIEWS, REVIEWS_MARKERS, _is_reviews_box)
-
-
-def _select_review_widgets(walk: _Walk) -> Iterable[HtmlElement]:
-    share = _under_share(REVIEW_WIDGETS_MAX_SHARE)
-    return _named_boxes(walk, REVIEW_WIDGETS, REVIEW_WIDGETS_MARKERS, share)
-
-
-def _is_reviews_box(text: str, page_text: int) -> bool:
-    return len(text) < REVIEWS_MAX_SHARE * page_text and len(text.split()) >= REVIEWS_MIN_WORDS
-
-
-def _select_unprinted(walk: _Walk) -> Iterable[HtmlElement]:
-    share = _under_share(UNPRINTED_MAX_SHARE)
-    return _named_boxes(walk, UNPRINTED, UNPRINTED_MARKERS, share)
-
-
-def _select_signatures(walk: _Walk) -> Iterable[HtmlElement]:
-    return _named_boxes(walk, SIGNATURES, ("signature",), _under_share(SIGNATURES_MAX_SHARE))
-
-
-def _select_forum_stats(walk: _Walk) -> Iterable[HtmlElement]:
-    share = _under_share(FORUM_STATS_MAX_SHARE)
-    return _named_boxes(walk, FORUM_STATS, FORUM_STATS_MARKERS, share)
-
-
-def _select_doc_controls(walk: _Walk) -> Iterable[HtmlElement]:
-    share = _under_share(DOC_CONTROLS_MAX_SHARE)
-    return _named_boxes(walk, DOC_CONTROLS, DOC_CONTROLS_MARKERS, share)
-
-
-def _select_board_sidebars(walk: _Walk) -> Iterable[HtmlElement]:
-    share = _under_share(BOARD_SIDEBARS_MAX_SHARE)
-    return _named_boxes(walk, BOARD_SIDEBARS, BOARD_SIDEBARS_MARKERS, share)
-
-
-_CONTROLS = ("input", "select", "button", "label")
-
-
-def _select_facets(walk: _Walk) -> Iterable[HtmlElement]:
-    return (
-        el
-        for el in _named_boxes(walk, FACETS, FACETS_MARKERS, _under_share(FACETS_MAX_SHARE))
-        if _is_control_panel(el)
-    )
-
-
-def _is_control_panel(element: HtmlElement) -> bool:
-    """Whether ``element`` is made of form controls or links: Tailwind's "filter" utility on a
-    picture or a card is neither."""
-    if next(element.iter(*_CONTROLS), None) is not None:
-        return True
-    text = len(element.text_content().strip())
-    linked = sum(len(a.text_content().strip()) for a in element.iter("a"))
-    return bool(text) and linked >= FACETS_LINK_SHARE * text
-
-
 def _inside_content_root(element: HtmlElement) -> bool:
     return any(
-        ancestor.tag in _CONTENT_ROOTS or ancestor.get("role") in ("main", "article")
+        ancestor.tag in CONTENT_ROOTS or ancestor.get("role") in ("main", "article")
         for ancestor in element.iterancestors()
     )
 
@@ -456,12 +273,12 @@ def _max_share(chrome: HtmlElement) -> float:
     return FOOTER_MAX_SHARE if footer else CHROME_MAX_SHARE
 
 
-def _select_chrome(walk: _Walk) -> Iterable[HtmlElement]:
+def _select_chrome(walk: Walk) -> Iterable[HtmlElement]:
     page_text = 0  # the page's text length, read once and only if a candidate needs it
     for el in walk.live(walk.chrome):
-        if not (el.tag in _CHROME_TAGS or el.get("role") in _CHROME_ROLES):
+        if not (el.tag in CHROME_TAGS or el.get("role") in _CHROME_ROLES):
             continue
-        if el.tag in _PROTECTED or _inside_content_root(el) or _holds_content_root(el):
+        if el.tag in PROTECTED or _inside_content_root(el) or _holds_content_root(el):
             continue
         if not page_text:
             root = walk.root
@@ -491,26 +308,24 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
         "visually hidden screen-reader labels (VisuallyHidden, sr-only ...)",
         _select_a11y_labels,
     ),
-    RuleFamily("unprinted", "what the site's print style leaves out", _select_unprinted),
+    RuleFamily("unprinted", "what the site's print style leaves out", select_unprinted),
     RuleFamily("comments", "subtrees whose class or id contains 'comment'", _select_comments),
     RuleFamily("chrome", "header, footer and nav outside article/main", _select_chrome),
-    RuleFamily("consent", "cookie and consent banners", _select_consent),
-    RuleFamily("reviews", "customer reviews (on product pages only)", _select_reviews),
-    RuleFamily("review-widgets", "widgets of a business's Google reviews", _select_review_widgets),
+    RuleFamily("consent", "cookie and consent banners", select_consent),
+    RuleFamily("reviews", "customer reviews (on product pages only)", select_reviews),
+    RuleFamily("review-widgets", "widgets of a business's Google reviews", select_review_widgets),
     RuleFamily(
         "shelves",
         "shelves of other products (on product pages only)",
         lambda walk: select_shelves(walk.root),
     ),
-    RuleFamily("signatures", "forum members' signatures under their posts", _select_signatures),
-    RuleFamily("forum-stats", "a board's who-is-online and statistics boxes", _select_forum_stats),
-    RuleFamily(
-        "doc-controls", "a manual's version pickers and item controls", _select_doc_controls
-    ),
+    RuleFamily("signatures", "forum members' signatures under their posts", select_signatures),
+    RuleFamily("forum-stats", "a board's who-is-online and statistics boxes", select_forum_stats),
+    RuleFamily("doc-controls", "a manual's version pickers and item controls", select_doc_controls),
     RuleFamily(
         "board-sidebars",
         "a board's sidebar beside a thread (on forums only)",
-        _select_board_sidebars,
+        select_board_sidebars,
     ),
     RuleFamily(
         "signups",
@@ -539,7 +354,7 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
         lambda walk: select_forms(walk.root),
     ),
     RuleFamily(
-        "facets", "filter and sort panels (on collections and listings only)", _select_facets
+        "facets", "filter and sort panels (on collections and listings only)", select_facets
     ),
 )
 PRECLEAN_RULES: frozenset[str] = frozenset(family.name for family in RULE_FAMILIES)
@@ -548,7 +363,7 @@ PRECLEAN_RULES: frozenset[str] = frozenset(family.name for family in RULE_FAMILI
 def apply_rules(root: HtmlElement, enabled: frozenset[str]) -> list[TraceEntry]:
     """Remove every enabled family's elements from ``root`` (a copy the caller owns)."""
     trace: list[TraceEntry] = []
-    walk = _Walk(root)
+    walk = Walk(root)
     for family in RULE_FAMILIES:
         if family.name in enabled:
             chosen = list(family.pick(walk))

@@ -52,6 +52,12 @@ def run(html: str, rules: frozenset[str] = ALL_RULES) -> tuple[str, list]:
         # Osano's cookieconsent: its message's id names it, its window and button do not
         ("consent", '<div class="cc-window cc-banner"><a class="cc-btn">CCWINDOWTEXT</a></div>'),
         ("consent", '<div id="shopify-pc__banner"><p>SHOPIFYPCTEXT We use cookies</p></div>'),
+        # GitHub's banner: its class and id say nothing, its label does
+        (
+            "consent",
+            '<div id="ghcc" class="position-fixed bottom-0" role="region" '
+            'aria-label="Cookie banner"><p>ARIACOOKIETEXT OK</p></div>',
+        ),
         ("hidden", '<div role="tabpanel" data-readermode-hidden="display">MARKEDTABTEXT</div>'),
         # a collapsed accordion's panel: a family of its own, as it is a click away
         (

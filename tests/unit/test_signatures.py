@@ -32,6 +32,8 @@ def test_the_rule_removes_the_signatures_forum_software_names_and_says_so() -> N
         'class="postsignature postmsg"',
         'class="message-signature signature-collapsed"',
         'id="msg_4175227_signature"',
+        'data-role="memberSignature" class="ipsResponsive_hidePhone"',  # Invision Community
+        'component="post/signature" data-uid="318" class="post-signature"',  # NodeBB
     ):
         text, names = text_after_rules(thread(label))
         assert "SIGTEXT" not in text, label

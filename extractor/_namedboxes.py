@@ -1,0 +1,163 @@
+"""The rule families that remove boxes by their names (``_rules``): consent banners, customer
+reviews and review widgets, what the site leaves out of print, forum signatures and a board's
+statistics and sidebars, a manual's controls, filter panels. The names and each family's limits
+are data in ``_boxnames``; a few families also read an attribute other than class and id
+(an ``aria-label``, a ``data-role``), where the platform names its box only there."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from lxml.html import HtmlElement
+
+from ._boxnames import (
+    BOARD_SIDEBARS,
+    BOARD_SIDEBARS_MARKERS,
+    BOARD_SIDEBARS_MAX_SHARE,
+    CONSENT,
+    CONSENT_LABEL,
+    CONSENT_LABEL_ROLES,
+    CONSENT_MARKERS,
+    CONSENT_MAX_SHARE,
+    DOC_CONTROLS,
+    DOC_CONTROLS_MARKERS,
+    DOC_CONTROLS_MAX_SHARE,
+    FACETS,
+    FACETS_LINK_SHARE,
+    FACETS_MARKERS,
+    FACETS_MAX_SHARE,
+    FORUM_STATS,
+    FORUM_STATS_MARKERS,
+    FORUM_STATS_MAX_SHARE,
+    REVIEW_WIDGETS,
+    REVIEW_WIDGETS_MARKERS,
+    REVIEW_WIDGETS_MAX_SHARE,
+    REVIEWS,
+    REVIEWS_MARKERS,
+    REVIEWS_MAX_SHARE,
+    REVIEWS_MIN_WORDS,
+    SIGNATURE_MARKS,
+    SIGNATURES,
+    SIGNATURES_MAX_SHARE,
+    UNPRINTED,
+    UNPRINTED_MARKERS,
+    UNPRINTED_MAX_SHARE,
+)
+from ._walk import CONTENT_ROOTS, PROTECTED, Walk
+
+
+def select_consent(walk: Walk) -> Iterable[HtmlElement]:
+    share = _under_share(CONSENT_MAX_SHARE)
+    named = list(_named_boxes(walk, CONSENT, CONSENT_MARKERS, share))
+    page_text = len(walk.root.text_content()) or 1
+    labelled = [
+        el
+        for el in walk.live(walk.chrome)
+        if el.get("role") in CONSENT_LABEL_ROLES
+        and CONSENT_LABEL.search((el.get("aria-label") or "").lower())
+        and share(el.text_content(), page_text)
+    ]
+    return named + [el for el in labelled if el not in named]
+
+
+def _under_share(share: float) -> Callable[[str, int], bool]:
+    """``_named_boxes``' test of a box holding under ``share`` of the page's text."""
+    return lambda text, page_text: len(text) < share * page_text
+
+
+def _named_boxes(
+    walk: Walk,
+    names: re.Pattern[str],
+    markers: tuple[str, ...],
+    accept: Callable[[str, int], bool],
+) -> Iterable[HtmlElement]:
+    """Elements whose class or id ``names`` matches, outside the content roots, that
+    ``accept`` takes given their text and the length of the page's text. Every match of
+    ``names`` holds one of the ``markers``: a page whose labels hold none is not searched."""
+    labels = walk.labels
+    if not any(marker in labels for marker in markers):
+        return ()
+    found = [el for el, _, lowered in walk.labelled if names.search(lowered)]
+    if not found:  # a marker without the names around it ("cookie" alone is a recipe's)
+        return ()
+    page_text = len(walk.root.text_content()) or 1
+    return (
+        el
+        for el in walk.live(found)
+        if el.tag not in PROTECTED
+        and el.tag not in CONTENT_ROOTS
+        and accept(el.text_content(), page_text)
+    )
+
+
+def select_reviews(walk: Walk) -> Iterable[HtmlElement]:
+    return _named_boxes(walk, REVIEWS, REVIEWS_MARKERS, _is_reviews_box)
+
+
+def select_review_widgets(walk: Walk) -> Iterable[HtmlElement]:
+    share = _under_share(REVIEW_WIDGETS_MAX_SHARE)
+    return _named_boxes(walk, REVIEW_WIDGETS, REVIEW_WIDGETS_MARKERS, share)
+
+
+def _is_reviews_box(text: str, page_text: int) -> bool:
+    return len(text) < REVIEWS_MAX_SHARE * page_text and len(text.split()) >= REVIEWS_MIN_WORDS
+
+
+def select_unprinted(walk: Walk) -> Iterable[HtmlElement]:
+    share = _under_share(UNPRINTED_MAX_SHARE)
+    return _named_boxes(walk, UNPRINTED, UNPRINTED_MARKERS, share)
+
+
+def select_signatures(walk: Walk) -> Iterable[HtmlElement]:
+    share = _under_share(SIGNATURES_MAX_SHARE)
+    named = list(_named_boxes(walk, SIGNATURES, ("signature",), share))
+    marked = [
+        el
+        for el in walk.components
+        if any(el.get(name) == value for name, value in SIGNATURE_MARKS)
+    ]
+    if not marked:
+        return named
+    page_text = len(walk.root.text_content()) or 1
+    return named + [
+        el
+        for el in walk.live(marked)
+        if el not in named and el.tag not in PROTECTED and share(el.text_content(), page_text)
+    ]
+
+
+def select_forum_stats(walk: Walk) -> Iterable[HtmlElement]:
+    share = _under_share(FORUM_STATS_MAX_SHARE)
+    return _named_boxes(walk, FORUM_STATS, FORUM_STATS_MARKERS, share)
+
+
+def select_doc_controls(walk: Walk) -> Iterable[HtmlElement]:
+    share = _under_share(DOC_CONTROLS_MAX_SHARE)
+    return _named_boxes(walk, DOC_CONTROLS, DOC_CONTROLS_MARKERS, share)
+
+
+def select_board_sidebars(walk: Walk) -> Iterable[HtmlElement]:
+    share = _under_share(BOARD_SIDEBARS_MAX_SHARE)
+    return _named_boxes(walk, BOARD_SIDEBARS, BOARD_SIDEBARS_MARKERS, share)
+
+
+_CONTROLS = ("input", "select", "button", "label")
+
+
+def select_facets(walk: Walk) -> Iterable[HtmlElement]:
+    return (
+        el
+        for el in _named_boxes(walk, FACETS, FACETS_MARKERS, _under_share(FACETS_MAX_SHARE))
+        if _is_control_panel(el)
+    )
+
+
+def _is_control_panel(element: HtmlElement) -> bool:
+    """Whether ``element`` is made of form controls or links: Tailwind's "filter" utility on a
+    picture or a card is neither."""
+    if next(element.iter(*_CONTROLS), None) is not None:
+        return True
+    text = len(element.text_content().strip())
+    linked = sum(len(a.text_content().strip()) for a in element.iter("a"))
+    return bool(text) and linked >= FACETS_LINK_SHARE * text
