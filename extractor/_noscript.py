@@ -20,6 +20,19 @@ NOSCRIPT_MIN_CHARS = 500
 JavaScript" line, never the page: skipped without reading the rest of the body."""
 
 
+SCRIPT_NOTICE = re.compile(
+    r"(?:this|the) (?:site|page|website|app|application|forum) (?:is best viewed|works best"
+    r"|is best experienced|requires|needs)[^.!]{0,100}(?:browser|javascript)[^.!]{0,40}[.!]?"
+    r"|(?:please )?(?:enable|turn on|activate) javascript(?: in your browser)?"
+    r"(?: (?:to|for) [^.!]{0,60})?[.!]?"
+    r"|javascript (?:is )?(?:required|disabled|must be enabled)[^.!]{0,60}[.!]?"
+    r"|you need to enable javascript to run this app[.!]?",
+    re.IGNORECASE,
+)
+"""A ``<noscript>`` page's own notice to the script-less reader ("This site is best viewed in a
+modern browser with JavaScript enabled.", Flarum's): the reader who sees the page has none."""
+NOTICE_MAX_CHARS = 200
+
 _NOSCRIPT = re.compile(r"<noscript\b[^>]*>(.*?)</noscript\s*>", re.IGNORECASE | re.DOTALL)
 _TAG = re.compile(r"<[^>]*>")
 
@@ -60,6 +73,7 @@ def reveal_noscript_page(document: HtmlElement) -> TraceEntry | None:
     if inside <= outside:
         return None
     for element in outermost:
+        _drop_script_notices(element)
         element.drop_tag()
     return TraceEntry(
         kind="rule",
@@ -68,3 +82,13 @@ def reveal_noscript_page(document: HtmlElement) -> TraceEntry | None:
         reason=f"<noscript> held {inside} of the page's {inside + outside} characters: unwrapped",
         count=len(outermost),
     )
+
+
+def _drop_script_notices(noscript: HtmlElement) -> None:
+    """Remove the blocks inside ``noscript`` whose whole text is ``SCRIPT_NOTICE``."""
+    for element in list(noscript.iter()):
+        if element is noscript or element.getparent() is None:
+            continue
+        text = " ".join(element.text_content().split())
+        if len(text) <= NOTICE_MAX_CHARS and SCRIPT_NOTICE.fullmatch(text):
+            element.drop_tree()

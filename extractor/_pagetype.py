@@ -183,6 +183,10 @@ _FORUM_HOST = re.compile(
 """Hosts that are discussion boards: their pages are threads (Lemmy's instances and Hacker
 News have no forum word in their paths: /post/123, /item?id=123)."""
 _URL_SPLIT = re.compile(r"[/?&=]")
+_FLARUM_PATH = re.compile(r"^/d/\d+(?:-[^/]*)?(?:/\d+)?/?$")
+"""Flarum's discussion path (``/d/1287-offsite-backups/2``): its served page declares no type
+and its posts carry no class that says so, so its path is the one sign of a thread, and a
+decisive one (on wcxb-dev only Flarum's own forum, 0557, has such a path)."""
 
 
 FORUM_MIN_POSTS = 3
@@ -373,6 +377,8 @@ def _url_evidence(url: str | None, evidence: _Evidence) -> None:
         evidence.add("documentation", 2.0, f"host {parts.netloc}")
     if _FORUM_HOST.search(parts.netloc.lower()):
         evidence.add("forum", 2.0, f"host {parts.netloc}")
+    if _FLARUM_PATH.match(path):
+        evidence.add("forum", DECISIVE_WEIGHT, "a Flarum discussion path /d/")
     if _DATE_PATH.search(path):
         evidence.add("article", 1.5, "a date in the path")
     slug = next((segment for segment in reversed(path.split("/")) if segment), "")

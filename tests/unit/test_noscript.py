@@ -28,6 +28,24 @@ def test_a_page_inside_noscript_is_unwrapped_and_read() -> None:
     assert any(e.name == "noscript-page" for e in extraction.trace)
 
 
+def test_a_noscript_pages_notice_to_enable_javascript_goes_with_its_wrapper() -> None:
+    # Flarum's served thread: the notice and the posts share the <noscript>
+    notice = (
+        "<div class='Alert'><div class='container'>This site is best viewed in a modern"
+        " browser with JavaScript enabled.</div></div>"
+    )
+    html = DISCOURSE.replace("<noscript>", f"<noscript>{notice}")
+    document = parse_html(html)
+    assert reveal_noscript_page(document) is not None
+    text = document.text_content()
+    assert "best viewed" not in text and "Post 5" in text
+    # a post that talks of JavaScript is no notice
+    talk = "<p>Please enable JavaScript in the settings first, then the sync works again.</p>"
+    kept = parse_html(DISCOURSE.replace("<noscript>", f"<noscript>{talk}"))
+    reveal_noscript_page(kept)
+    assert "settings first" in kept.text_content()
+
+
 def test_a_small_noscript_beside_the_page_stays() -> None:
     html = (
         f"<html><body><article>{POSTS}</article>"

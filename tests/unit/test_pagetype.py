@@ -204,6 +204,16 @@ def test_discussion_hosts_without_a_forum_word_are_forum_evidence() -> None:
     assert "forum" not in url_weights("https://news.ycombinator.com.example/item?id=1")
 
 
+def test_a_flarum_discussion_path_makes_a_forum() -> None:
+    """Flarum serves a thread with no type, no forum word in its host and posts without
+    classes that say so: its /d/ path says it."""
+    url = "https://circle.selfhosted.example/d/1287-offsite-backups-for-proxmox/2"
+    assert url_weights(url).get("forum") == 3.0
+    assert detect(page(), url).kind == "forum"
+    assert "forum" not in url_weights("https://example.org/d/downloads")
+    assert "forum" not in url_weights("https://example.org/d/1287-guide/edit")
+
+
 @pytest.mark.parametrize("schema", ["LegalService", "Dentist", "Plumber", "Hotel", "Course"])
 def test_a_local_businesss_own_kind_is_service_evidence(schema: str) -> None:
     # Evidence, not a decision: firms' SEO plugins put it on their blog posts too.
