@@ -142,6 +142,7 @@ def judge_document(html: str, rules: frozenset[str]) -> lxml.html.HtmlElement:
     reveal_noscript_page(document)  # as the cascade does: a page served inside <noscript>
     apply_rules(document, rules & JUDGE_RULES)
     unwrap_text_forms(document)  # as the cascade's page: old Reddit's posts sit in forms
+    _space_row_cells(document)
     # the panels the cascade keeps, opened for the judge too
     open_collapsed_panels(document, answer_panel_ids(document) if "collapsed" in rules else None)
     if "hidden" in rules:
@@ -159,6 +160,37 @@ def judge_document(html: str, rules: frozenset[str]) -> lxml.html.HtmlElement:
         if element.getparent() is not None and marked_by_renderer(element):
             element.drop_tree()
     return document
+
+
+ROW_CELLS_MAX = 4
+ROW_CELL_MAX_WORDS = 12
+_ROW_CELL_TAGS = frozenset({"div", "p"})
+
+
+def _space_row_cells(document: lxml.html.HtmlElement) -> None:
+    """A list item made of a few short blocks (a specification's label and value, each a
+    ``<div>``) as one line with spaces: trafilatura runs an item's blocks together ("Battery
+    Life30 hours") and strips the white space between them, so they become spans that end in
+    a space. Items holding anything longer or nested (a forum post in an ``<li>``) are left."""
+    for item in document.iter("li"):
+        cells = list(item)
+        if not 2 <= len(cells) <= ROW_CELLS_MAX or (item.text or "").strip():
+            continue
+        if all(_is_row_cell(cell) for cell in cells):
+            for cell in cells[:-1]:
+                cell.tag = "span"
+                if len(cell):  # the space after the cell's last inline child
+                    cell[-1].tail = (cell[-1].tail or "") + " "
+                else:
+                    cell.text = (cell.text or "") + " "
+
+
+def _is_row_cell(cell: lxml.html.HtmlElement) -> bool:
+    if cell.tag not in _ROW_CELL_TAGS or (cell.tail or "").strip():
+        return False
+    if any(child.tag not in ("span", "a", "strong", "b", "em", "i", "small") for child in cell):
+        return False
+    return 0 < len(cell.text_content().split()) <= ROW_CELL_MAX_WORDS
 
 
 def _stoplist_hashed_once() -> None:

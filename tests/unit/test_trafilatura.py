@@ -194,3 +194,25 @@ def test_a_threads_replies_come_back_in_the_judges_reading_on_a_forum() -> None:
     assert text.index("OPENINGPOST") < text.index("REPLY0") < text.index("REPLY3")
     article = TrafilaturaStage()(stage_input(THREAD))
     assert isinstance(article, Candidate) and "REPLY0" not in article.element.text_content()
+
+
+def test_a_specification_rows_label_and_value_keep_their_space() -> None:
+    # Best Buy's spec rows: <li><div>label</div><div>value</div></li>; trafilatura strips the
+    # white space between the divs ("Battery Life30 hours")
+    rows = "".join(
+        f"<li class='row-value'><div class='row-title'>{label}</div>"
+        f"<div class='row-value'>{value}</div></li>"
+        for label, value in (("Battery Life", "30 hours"), ("Headphone Fit", "Over-the-Ear"))
+    )
+    html = (
+        f"<html><body><main><h1>Headphones</h1><p>{PROSE}</p><h2>Specifications</h2>"
+        f"<ul>{rows}</ul></main></body></html>"
+    )
+    outcome = TrafilaturaStage()(stage_input(html))
+    assert isinstance(outcome, Candidate)
+    text = " ".join(outcome.element.text_content().split())
+    assert "Battery Life 30 hours" in text and "Headphone Fit Over-the-Ear" in text
+    # an item holding a post's paragraphs keeps its blocks
+    post = f"<li><div class='author'>member1</div><div class='message'><p>{PROSE}</p></div></li>"
+    document = judge_document(f"<html><body><ul>{post}</ul></body></html>", ALL_RULES)
+    assert [child.tag for child in document.find(".//li")] == ["div", "div"]
