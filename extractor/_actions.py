@@ -70,6 +70,7 @@ _INTERFACE = re.compile(
     r"|sort(?: by| and filter)?|show (?:more|less|all)|load more|see (?:more|all)"
     r"|view (?:all|more)|more options|quick view|compare|skip listing|all activity"
     r"|you (?:may|might) (?:also )?like|recommended for you|more like this"
+    r"|(?:we found )?other products you (?:may|might) (?:also )?like"
     r"|related (?:posts|articles|stories|content|reading)|recently viewed|new posts"
     # A post's sharing and liking widgets (WordPress: "Like this:", "Like Loading...").
     r"|share(?: this(?: post| page| article| topic)?)?|like this|like loading"

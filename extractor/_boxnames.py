@@ -39,18 +39,23 @@ REVIEWS = re.compile(
     r"yotpo|okendo|jdgm|stamped-reviews|pr-review-display|trustpilot|tab-reviews\b|reviewsmedley|"
     r"(?:^|\s)reviews?(?:__|-)(?:container|list|section|wrapper)\b|(?:^|\s)reviews(?:$|\s)|"
     r"ugc-(?:reviews|qna)|(?:^|[\s_-])qna(?:$|[\s_-])|questions-?(?:and|&)-?answers"
+    r"|product-comments?-list"
 )
 """Class or id names (lower-cased) of a product page's customer reviews: the store's own
 ("customer-reviews", "product-reviews", "user_reviews", WooCommerce's reviews tab) and the
 review widgets' (Bazaarvoice, Yotpo, Okendo, Judge.me, Stamped, PowerReviews, Trustpilot; Amazon's).
 Also a box named "reviews" whole or a reviews list's container ("reviews__container", Etsy's),
 and a product's questions and answers (Best Buy's "ugc-qna", "questions-and-answers"): other
-buyers' words, as the reviews are. A bare "review" is not enough: a testimonial block, a
+buyers' words, as the reviews are. PrestaShop's reviews module calls them comments
+("product-comments-list", "product-comment-list-item"). A bare "review" is not enough: a testimonial block, a
 buying guide's "product-x-review" and
 an editorial review ("editorialReviews", a book's blurbs) are content."""
-REVIEWS_MARKERS = ("review", "bv", "yotpo", "okendo", "jdgm", "trustpilot", "qna", "answers")
+REVIEWS_MARKERS = (
+    *("review", "bv", "yotpo", "okendo", "jdgm", "trustpilot", "qna", "answers"),
+    "product-comment",
+)
 REVIEWS_MIN_WORDS = 150
-"""A shorter reviews box is the rating's summary ("Very Positive (89% of 728,400)", "0 stars
+"""A shorter reviews box that holds no schema.org review is the rating's summary ("Very Positive (89% of 728,400)", "0 stars
 based on 0 reviews"): part of what the product page says of the product."""
 REVIEWS_MAX_SHARE = 0.6
 """A reviews box holding this share of the page's text or more is left alone: then the page

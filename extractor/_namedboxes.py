@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+import lxml.etree
 from lxml.html import HtmlElement
 
 from ._boxnames import (
@@ -44,7 +45,7 @@ from ._boxnames import (
     UNPRINTED_MARKERS,
     UNPRINTED_MAX_SHARE,
 )
-from ._walk import CONTENT_ROOTS, PROTECTED, Walk
+from ._walk import CONTENT_ROOTS, PROTECTED, Walk, class_and_id
 
 
 def select_consent(walk: Walk) -> Iterable[HtmlElement]:
@@ -92,16 +93,27 @@ def _named_boxes(
 
 
 def select_reviews(walk: Walk) -> Iterable[HtmlElement]:
-    return _named_boxes(walk, REVIEWS, REVIEWS_MARKERS, _is_reviews_box)
+    share = _under_share(REVIEWS_MAX_SHARE)
+    return (
+        el
+        for el in _named_boxes(walk, REVIEWS, REVIEWS_MARKERS, share)
+        if len(el.text_content().split()) >= REVIEWS_MIN_WORDS
+        or _REVIEW_ITEM(el)
+        or "product-comment" in class_and_id(el).lower()  # PrestaShop's reviews, never a summary
+    )
+
+
+_REVIEW_ITEM = lxml.etree.XPath(
+    "boolean(.//*[@itemprop='review' or @itemprop='reviews'"
+    " or substring(@itemtype, string-length(@itemtype) - 5) = 'Review'])"
+)
+"""Whether a box holds a review itself (schema.org microdata): then it is other buyers' words
+however short, not a rating's summary (Magento's "block review-list" of two reviews)."""
 
 
 def select_review_widgets(walk: Walk) -> Iterable[HtmlElement]:
     share = _under_share(REVIEW_WIDGETS_MAX_SHARE)
     return _named_boxes(walk, REVIEW_WIDGETS, REVIEW_WIDGETS_MARKERS, share)
-
-
-def _is_reviews_box(text: str, page_text: int) -> bool:
-    return len(text) < REVIEWS_MAX_SHARE * page_text and len(text.split()) >= REVIEWS_MIN_WORDS
 
 
 def select_unprinted(walk: Walk) -> Iterable[HtmlElement]:

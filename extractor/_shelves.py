@@ -26,6 +26,7 @@ _SHELF = re.compile(
     r"(?: item| product)?)? also (?:viewed|bought|purchased|liked|loved|like|love"
     r"|searched(?: for)?|shopped|considered)(?: or (?:read|viewed|bought|watched))?)"
     r"|(?:you|you'll) (?:may|might) also (?:like|love|need|enjoy)|you may like"
+    r"|(?:we found )?other products you (?:may|might) (?:also )?like"
     r"|(?:similar|related|recommended|popular|trending|sponsored|featured) "
     r"(?:items|products|styles|picks)(?: (?:for you|related to this item))?"
     r"|(?:explore|shop) (?:related|similar) (?:items|products|styles)|shop similar"

@@ -115,6 +115,12 @@ def selected(body: str) -> list[str]:
             f'<div>{SECTION}<a class="btn" href="/w/8">Join waiting list</a></div>',
             ["Join waiting list"],
         ),
+        # Magento's upsell heading, its cards gone (hidden until its script shows them)
+        (
+            '<div class="block upsell"><div class="block-title title"><strong role="heading">'
+            "We found other products you might like!</strong></div></div>",
+            ["We found other products you might like!"] * 2,
+        ),
         # The heading a thread's reply box leaves behind (vBulletin)
         ('<div id="quickreply"><h4 class="blockhead">Quick Reply</h4></div>', ["Quick Reply"] * 2),
         # A comment's own controls on a thread (Hacker News: <font><u><a>reply</a></u></font>).
