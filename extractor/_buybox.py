@@ -126,7 +126,9 @@ def _printed_prices(document: HtmlElement) -> list[str]:
     for element in _after(heading):
         if not isinstance(element.tag, str) or _skipped(element):
             continue
-        if element.tag in HEADING_TAGS and not _names_again(element, name):
+        if element.tag in HEADING_TAGS and not (
+            _names_again(element, name) or _is_brand_line(element)
+        ):
             break  # the heading's section ends: a later price is another product's
         if _price_named(element) or _price_named(element.getparent()):
             text = _squash(element.text_content())
@@ -230,6 +232,20 @@ def _names_again(heading: HtmlElement, name: set[str]) -> bool:
     return sum(word in name for word in said) >= len(said) / 2
 
 
+BRAND_MAX_WORDS = 4
+
+
+def _is_brand_line(heading: HtmlElement) -> bool:
+    """Whether a heading after the name is the product's brand (BigCommerce's
+    ``<h2 class="productView-brand"><a>Hearth &amp; Hound</a></h2>``), not a new section."""
+    text = _squash(heading.text_content())
+    if not 0 < len(words(text)) <= BRAND_MAX_WORDS:
+        return False
+    links = heading.findall(".//a")
+    linked = len(links) == 1 and _squash(links[0].text_content()) == text
+    return linked or "brand" in _labels(heading)
+
+
 def _skipped(element: HtmlElement) -> bool:
     if element.tag in _SKIPPED or element.get("hidden") is not None:
         return True
@@ -255,11 +271,7 @@ def _price_named(element: HtmlElement | None) -> bool:
 def _pairs(element: HtmlElement) -> tuple[tuple[str, str], ...] | None:
     """A table's or list's label-value rows, or None when it is not such a table."""
     if element.tag == "dl":
-        labels = [_squash(dt.text_content()) for dt in element.findall("dt")]
-        values = [_squash(dd.text_content()) for dd in element.findall("dd")]
-        if len(labels) != len(values):
-            return None
-        rows, pairs = len(labels), list(zip(labels, values, strict=True))
+        rows, pairs = _term_pairs(element)
     else:
         if element.find(".//table") is not None:
             return None  # a layout table of tables
@@ -274,6 +286,22 @@ def _pairs(element: HtmlElement) -> tuple[tuple[str, str], ...] | None:
     if not MIN_ROWS <= len(pairs) <= MAX_ROWS or len(pairs) < PAIR_SHARE * rows:
         return None
     return tuple(pairs)
+
+
+def _term_pairs(terms: HtmlElement) -> tuple[int, list[tuple[str, str]]]:
+    """A ``<dl>``'s rows and its terms each with the description after it, in order: a term
+    the rules removed (BigCommerce's hidden "UPC:") leaves its empty value without a pair."""
+    rows, pairs, label = 0, [], None
+    for child in terms.iter("dt", "dd"):
+        text = _squash(child.text_content())
+        if child.tag == "dt":
+            rows, label = rows + 1, text
+        elif label is not None:
+            pairs.append((label, text))
+            label = None
+        elif text:
+            rows += 1  # a description with no term of its own
+    return rows, pairs
 
 
 def _is_pair(label: str, value: str) -> bool:
@@ -291,6 +319,8 @@ def _spec_named(element: HtmlElement) -> bool:
         for _, ancestor in zip(range(NAME_DEPTH), element.iterancestors(), strict=False)
     )
     joined = " ".join(names)
+    if element.tag == "dl" and "info" in names[0]:
+        return True  # a list of terms named "info" (BigCommerce's productView-info)
     return any(word in joined for word in SPEC_NAMES)
 
 

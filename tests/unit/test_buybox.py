@@ -69,6 +69,19 @@ def test_the_price_under_the_products_heading_is_read() -> None:
     )
 
 
+def test_the_brand_line_under_the_name_does_not_end_the_search() -> None:
+    # BigCommerce's Cornerstone prints the brand as a heading between the name and the price
+    for brand in (
+        "<h2 class='productView-brand'><a href='/brands/hearth'><span>Hearth &amp; Hound</span>"
+        "</a></h2>",
+        "<h2 class='product-brand'>Hearth &amp; Hound</h2>",
+    ):
+        page = shop_page(f"{brand}<p class='price'>£145.00</p>")
+        assert read_price(parse_html(page)) == "£145.00", brand
+    section = "<h2>Delivery and returns</h2><p class='price'>£145.00</p>"
+    assert read_price(parse_html(shop_page(section))) == ""  # a new section's price
+
+
 def test_the_price_paid_is_read_not_the_list_or_regular_price() -> None:
     rrp = "<span class='price price--rrp'>$249.99</span><span class='price price--withoutTax'>$199.95</span>"
     assert read_price(parse_html(shop_page(rrp))) == "$199.95"
@@ -99,6 +112,14 @@ def test_a_named_table_of_labels_and_values_is_a_specification_table() -> None:
         "<dl class='product-specs'><dt>Weight</dt><dd>0.64 kg</dd><dt>Burr</dt><dd>48 mm</dd></dl>"
     )
     assert read_spec_tables(parse_html(shop_page(specs=listed)))[0].rows[0] == ("Weight", "0.64 kg")
+    # BigCommerce's buy-box facts: named "info", a hidden term gone with its value left empty
+    facts = (
+        "<dl class='productView-info'><dt>SKU:</dt><dd>HH-1</dd><dd data-product-upc></dd>"
+        "<dt>Foam:</dt><dd>4-inch memory foam</dd><dt>Cover:</dt><dd>Microsuede</dd></dl>"
+    )
+    page = shop_page(specs="").replace("<p class='stock'>", f"{facts}<p class='stock'>")
+    (table,) = read_spec_tables(parse_html(page))
+    assert table.rows == (("SKU:", "HH-1"), ("Foam:", "4-inch memory foam"), ("Cover:", "Microsuede"))
 
 
 def test_other_tables_are_not_specifications() -> None:
