@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import lxml.etree
@@ -20,6 +21,7 @@ from ._cascade import Candidate, Skip, Stage, StageInput
 from ._options import MIN_WORDS
 from ._stages import ReadabilityLxmlStage
 from ._text import folded_words
+from ._types import TraceEntry
 
 MIN_RECORDS = 3
 """Siblings needed for a run: a thread of three posts is a thread (two could be a question
@@ -42,6 +44,18 @@ article beside two notices is not a run (the divsoup fixture's article holds 0.8
 On wcxb-dev 0.8 cost 0.001 of mean F1 against no limit, 0.6 cost 0.003."""
 MAX_LINK_SHARE = 0.8
 """A run whose text is nearly all link text is a menu, even on a listing."""
+
+
+RUN_NOTE = "sibling records"
+"""What the trace says of a reading that is a run of records (``reads_a_run``)."""
+
+
+def reads_a_run(trace: Iterable[TraceEntry]) -> bool:
+    """Whether the stage a trace accepted read the page's run of sibling records."""
+    return any(
+        entry.kind == "stage" and entry.outcome == "accepted" and RUN_NOTE in (entry.reason or "")
+        for entry in trace
+    )
 
 
 @dataclass(frozen=True)
@@ -152,7 +166,7 @@ class RecordsStage:
         run = find_run(page.document, self.max_link_share)
         if run is None:
             return picked
-        note = f"{len(run.records)} sibling records, {run.share:.0%} of the page's text"
+        note = f"{len(run.records)} {RUN_NOTE}, {run.share:.0%} of the page's text"
         if isinstance(picked, Skip):
             return Candidate(
                 copy.deepcopy(run.parent), note=f"{note} ({self.name}: {picked.reason})"

@@ -24,7 +24,7 @@ from extractor._options import ALL_RULES
 from extractor._pagetype import PageType
 from extractor._postprocess import CleanContent, html_to_text
 from extractor._segment import PageBlock, segment
-from extractor._types import PageSnapshot
+from extractor._types import PageSnapshot, TraceEntry
 
 LISTING = PageType("listing", {"listing": 3.0})
 
@@ -522,3 +522,33 @@ def test_a_lone_price_between_kept_blocks_is_kept() -> None:
     assert kept_texts(blocks, priced) == [
         "Free", "£0", "for up to 10 staff", "Pro", "From $6 / month", "per staff member", "Team"
     ]  # fmt: skip
+
+
+HEADED_GRID = GRID_PAGE.replace(
+    "<h1>Chess pieces</h1>",
+    f"<h1>Chess pieces</h1><p>{'Walnut chess pieces turned by hand in Somerset. ' * 2}</p>",
+)
+
+
+@pytest.mark.parametrize(("kind", "guarded"), [("collection", True), ("service", False)])
+def test_a_vote_that_drops_the_run_of_records_gives_way(monkeypatch, kind: str, guarded: bool) -> None:
+    # The cascade read the grid as the page's run of records; the trees keep the intro alone
+    # (a BigCommerce category's cards, each "only the cascade's", all dropped).
+    model = from_dict(one_split_model("tag_p"))
+    monkeypatch.setattr(blockvote, "block_model", lambda: model)
+    monkeypatch.setattr(combine_module, "VOTE_MIN_SHARE", 0.0)  # the other guard stands aside
+    monkeypatch.setattr(combine_module, "TrafilaturaStage", fixed_reading("<p>Free delivery</p>"))
+    html = f"<ol>{GRID}</ol>"
+    run = TraceEntry(
+        kind="stage", name="readability-lxml", outcome="accepted",
+        reason="6 sibling records, 90% of the page's text, in place of its pick of 3 words",
+    )  # fmt: skip
+    ours = CascadeResult("readability-lxml", CleanContent(html, html_to_text(html)), [run])
+    page = replace(stage_input(HEADED_GRID), rules=ALL_RULES)
+    result = combine(page, ours, PageType(kind, {kind: 3.0}))
+    vote = next(entry for entry in result.trace if entry.name == VOTE_STAGE)
+    assert (vote.outcome == "rejected") is guarded, vote.reason
+    assert ("series 5" in result.content.text) is guarded
+    # a cascade reading that is no run of records: the vote stands
+    plain = CascadeResult("readability-lxml", ours.content, [])
+    assert combine(page, plain, PageType(kind, {kind: 3.0})).stage == VOTE_STAGE
