@@ -153,7 +153,23 @@ def stands_alone(element: HtmlElement, found: set[HtmlElement]) -> bool:
 
 
 def select_standalone_actions(root: HtmlElement) -> list[HtmlElement]:
-    """The phrase elements of ``root`` that stand on a line of their own."""
+    """The phrase elements of ``root`` that stand on a line of their own, and the plain
+    buttons inside a heading (rustdoc's "Copy item path" in its ``<h1>``, a heading's "Copy
+    link"): a heading's words are its title, never its controls."""
     found = list(_phrase_elements(root))
     chosen = set(found)
-    return [el for el in found if stands_alone(el, chosen)]
+    return [el for el in found if stands_alone(el, chosen) or _in_heading_button(el)]
+
+
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
+def _in_heading_button(element: HtmlElement) -> bool:
+    """A plain button inside a heading that says more than the button does (a heading that
+    is all button is an accordion's toggle: its label is the section's title)."""
+    if element.tag != "button":
+        return False
+    heading = next((a for a in element.iterancestors() if a.tag in _HEADINGS), None)
+    if heading is None:
+        return False
+    return normalised(heading.text_content()) != normalised(element.text_content())

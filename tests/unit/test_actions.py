@@ -136,6 +136,13 @@ def selected(body: str) -> list[str]:
             ["Share this post"],
         ),
         ('<div class="ipsType_reset"><a href="/p/5">Link to post</a></div>', ["Link to post"] * 2),
+        # A heading's own button (rustdoc's item path), beside the heading's words
+        (
+            '<h1 class="fqn">Struct <a href="index.html">tokenbucket</a>::<span>RateLimiter'
+            '</span><button id="copy-path" title="Copy item path to clipboard">Copy item path'
+            "</button></h1>",
+            ["Copy item path"],
+        ),
         # Buttons that do something (GitHub's repository page; a code sample's copy button)
         (
             '<div><button type="button"><span>Go to file</span></button>'
