@@ -143,6 +143,13 @@ def selected(body: str) -> list[str]:
             "</button></h1>",
             ["Copy item path"],
         ),
+        # A copyright notice on its own line (Javadoc's legalCopy, a site's footer line)
+        (
+            f'<div>{SECTION}<p class="legalCopy"><small>Copyright © 2016–2024 Acme Software '
+            "Foundation. All rights reserved.</small></p></div>",
+            ["Copyright © 2016–2024 Acme Software Foundation. All rights reserved."] * 2,
+        ),
+        (f"<div>{SECTION}<p>© 2026 Netlify</p></div>", ["© 2026 Netlify"]),
         # Buttons that do something (GitHub's repository page; a code sample's copy button)
         (
             '<div><button type="button"><span>Go to file</span></button>'
@@ -181,6 +188,10 @@ def test_controls_on_a_line_of_their_own_are_selected(body: str, expected: list[
         '<div><button aria-expanded="false" aria-controls="a1">Delivery</button></div>',
         '<div><button role="tab">Python</button></div>',
         "<div><button>How long does delivery to Ireland take?</button></div>",
+        # Copyright as a subject, and a picture's credit, are not the site's notice
+        "<p>Copyright law protects the expression of an idea, not the idea itself.</p>",
+        f"<div>{SECTION}<p>© guoya / Digital Vision Vectors / Getty Images</p></div>",
+        "<p>Copyright 2024 was a busy year: the office moved twice and the team grew.</p>",
     ],
 )
 def test_the_same_words_as_content_are_kept(body: str) -> None:
