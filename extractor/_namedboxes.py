@@ -50,16 +50,32 @@ from ._walk import CONTENT_ROOTS, PROTECTED, Walk, class_and_id
 
 def select_consent(walk: Walk) -> Iterable[HtmlElement]:
     share = _under_share(CONSENT_MAX_SHARE)
-    named = list(_named_boxes(walk, CONSENT, CONSENT_MARKERS, share))
-    page_text = len(walk.root.text_content()) or 1
     labelled = [
         el
-        for el in walk.live(walk.chrome)
+        for el in walk.chrome
         if el.get("role") in CONSENT_LABEL_ROLES
         and CONSENT_LABEL.search((el.get("aria-label") or "").lower())
-        and share(el.text_content(), page_text)
     ]
-    return named + [el for el in labelled if el not in named]
+    return _with_marked(walk, _named_boxes(walk, CONSENT, CONSENT_MARKERS, share), labelled, share)
+
+
+def _with_marked(
+    walk: Walk,
+    named: Iterable[HtmlElement],
+    marked: list[HtmlElement],
+    accept: Callable[[str, int], bool],
+) -> list[HtmlElement]:
+    """The boxes ``_named_boxes`` found, and those of ``marked`` (named by another attribute)
+    still in the tree that ``accept`` takes and that are not found already."""
+    found = list(named)
+    if not marked:
+        return found
+    page_text = len(walk.root.text_content()) or 1
+    return found + [
+        el
+        for el in walk.live(marked)
+        if el not in found and el.tag not in PROTECTED and accept(el.text_content(), page_text)
+    ]
 
 
 def _under_share(share: float) -> Callable[[str, int], bool]:
@@ -123,20 +139,12 @@ def select_unprinted(walk: Walk) -> Iterable[HtmlElement]:
 
 def select_signatures(walk: Walk) -> Iterable[HtmlElement]:
     share = _under_share(SIGNATURES_MAX_SHARE)
-    named = list(_named_boxes(walk, SIGNATURES, ("signature",), share))
     marked = [
         el
         for el in walk.components
         if any(el.get(name) == value for name, value in SIGNATURE_MARKS)
     ]
-    if not marked:
-        return named
-    page_text = len(walk.root.text_content()) or 1
-    return named + [
-        el
-        for el in walk.live(marked)
-        if el not in named and el.tag not in PROTECTED and share(el.text_content(), page_text)
-    ]
+    return _with_marked(walk, _named_boxes(walk, SIGNATURES, ("signature",), share), marked, share)
 
 
 def select_forum_stats(walk: Walk) -> Iterable[HtmlElement]:
