@@ -7,6 +7,7 @@ Everything else lives in private modules.
 
 from ._api import PreparedExtraction, Source, extract, prepare_extraction, snapshot_from_bytes
 from ._cascade import Candidate, Skip, Stage, StageInput
+from ._classnames import READABILITY_JS_BUILDER_NAMES
 from ._combine import RESULT_STAGES
 from ._decode import DEFAULT_MAX_BYTES, DecodedText, decode_html
 from ._errors import (
@@ -99,6 +100,7 @@ __all__ = [
     "ExtractOptions",
     "Extraction",
     "FEED_MARK",
+    "READABILITY_JS_BUILDER_NAMES",
     "Failure",
     "FetchError",
     "HIDDEN_MARK",

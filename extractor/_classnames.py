@@ -37,6 +37,18 @@ _BUILDER_CLASS = re.compile(
 )
 """Whole class names (one token of a class attribute) that say how a box is built."""
 
+READABILITY_JS_BUILDER_NAMES = (
+    r"(?:[\w\[\]-]+:)*-?(?:overflow(?:-[xy])?-(?:hidden|scroll|clip)|scroll-[\w.\[\]/-]+"
+    r"|scrollbar[\w-]*|snap-[\w-]+)"
+    r"|elementor-widget(?:-container|-wrap|-text-editor|-theme-post-content|-heading)?"
+    r"|celwidget|hs_cos_wrapper_widget|widget-span|widget-type-[\w-]+|metafield-[\w-]+"
+)
+"""The same names for Readability.js, which the renderer clears in the snapshot it hands it
+(``renderer/browser/js/readability_run.js``; never in Firefox Reader View's copy): its
+negative class weight matches "hidden" too, so Tailwind's ``overflow-hidden`` around each of
+a Mintlify page's steps dropped them whole. A pattern a JavaScript ``RegExp`` reads as well,
+matched against whole class tokens."""
+
 _MARKERS = re.compile("scroll|snap-|widget|metafield", re.IGNORECASE)
 """What every builder name holds: the class attributes that hold none are not split (a walk
 of the page with this search costs 0.6 ms at the median wcxb-dev page, an XPath for the same

@@ -12,7 +12,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from extractor import FEED_MARK, HIDDEN_MARK, VISIBLE_MARK, ReadabilityResult
+from extractor import (
+    FEED_MARK,
+    HIDDEN_MARK,
+    READABILITY_JS_BUILDER_NAMES,
+    VISIBLE_MARK,
+    ReadabilityResult,
+)
 
 NODE_MODULES_ENV = "READERMODE_NODE_MODULES"
 PACKAGE = Path("@mozilla") / "readability"
@@ -109,6 +115,8 @@ def run_options(
         "removeComments": filter_input,
         "charThreshold": char_threshold,
         "classesToPreserve": classes_to_preserve,
+        # ours only: Reader View reads the page's classes as Firefox does
+        "builderClasses": READABILITY_JS_BUILDER_NAMES if filter_input else None,
     }
 
 

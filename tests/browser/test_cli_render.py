@@ -133,3 +133,26 @@ def test_offline_page_that_navigates_away_stays(renderer, tmp_path: Path) -> Non
     snapshot = renderer.render(str(saved), url="http://saved.test/bounce.html", options=OFFLINE)
     assert snapshot.final_url == "http://saved.test/bounce.html"
     assert "Bürgermeister" in snapshot.html
+
+
+PAGES_READABILITY = Path(__file__).resolve().parent / "pages_readability"
+
+
+def test_readability_js_reads_past_utility_class_names(renderer) -> None:  # noqa: ANN001
+    """A Mintlify manual (hand-written in its markup) puts each step of a procedure in a
+    Tailwind ``overflow-hidden`` box: Readability.js's negative class weight ("hidden") dropped
+    the steps whole, leaving their numbers, until our copy for it cleared such names."""
+    page = PAGES_READABILITY / "mintlify_steps.html"
+    url = "https://docs.relay.dev/webhooks/verify-signatures"
+    snapshot = renderer.render(str(page), url=url, options=OFFLINE)
+    assert snapshot.readability is not None
+    text = " ".join((snapshot.readability.text_content or "").split())
+    for step in ("Read the raw request body", "Capture the body as bytes", "Reject stale"):
+        assert step in text, step
+
+
+def test_reader_views_copy_keeps_every_class() -> None:
+    from renderer.browser.readability import reader_view_options, run_options
+
+    assert run_options("<p>x</p>", hidden_attribute="m")["builderClasses"]
+    assert reader_view_options()["builderClasses"] is None  # Firefox reads the page's classes

@@ -45,6 +45,21 @@
       }
     }
   }
+  // Utility CSS and page builders name a text's boxes "overflow-hidden", "elementor-widget":
+  // Readability.js's negative class weight ("hidden", "scroll", "widget") drops them whole.
+  // Our mode clears those names from its copy (extractor/_classnames.py has the list).
+  let clearedClasses = 0;
+  if (options.builderClasses) {
+    const builder = new RegExp("^(?:" + options.builderClasses + ")$", "i");
+    for (const el of doc.querySelectorAll("[class]")) {
+      const names = el.getAttribute("class").split(/\s+/).filter(Boolean);
+      const kept = names.filter((name) => !builder.test(name));
+      if (kept.length !== names.length) {
+        el.setAttribute("class", kept.join(" "));
+        clearedClasses++;
+      }
+    }
+  }
   const readerable = isProbablyReaderable(doc);
   const readabilityOptions = { charThreshold: options.charThreshold };
   if (options.classesToPreserve) readabilityOptions.classesToPreserve = options.classesToPreserve;
@@ -60,6 +75,7 @@
     error,
     removedHidden,
     removedComments,
+    clearedClasses,
     ms: performance.now() - started,
   };
   if (article) {
