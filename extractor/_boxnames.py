@@ -37,14 +37,15 @@ about consent: a privacy policy's own sections carry such names)."""
 REVIEWS = re.compile(
     r"(?:customer|product|user|buyer)s?[-_]?reviews?\b|bv[-_](?:content|rr|review)|bvrr|"
     r"yotpo|okendo|jdgm|stamped-reviews|pr-review-display|trustpilot|tab-reviews\b|reviewsmedley|"
-    r"(?:^|\s)reviews?(?:__|-)(?:container|list|section|wrapper)\b|(?:^|\s)reviews(?:$|\s)|"
+    r"(?:^|[\s_-])reviews?(?:__|-)(?:container|list|section|wrapper)\b|(?:^|\s)reviews(?:$|\s)|"
     r"ugc-(?:reviews|qna)|(?:^|[\s_-])qna(?:$|[\s_-])|questions-?(?:and|&)-?answers"
     r"|product-comments?-list"
 )
 """Class or id names (lower-cased) of a product page's customer reviews: the store's own
 ("customer-reviews", "product-reviews", "user_reviews", WooCommerce's reviews tab) and the
 review widgets' (Bazaarvoice, Yotpo, Okendo, Judge.me, Stamped, PowerReviews, Trustpilot; Amazon's).
-Also a box named "reviews" whole or a reviews list's container ("reviews__container", Etsy's),
+Also a box named "reviews" whole or a reviews list's container ("reviews__container", Etsy's;
+Best Buy's "shop-reviews-section"),
 and a product's questions and answers (Best Buy's "ugc-qna", "questions-and-answers"): other
 buyers' words, as the reviews are. PrestaShop's reviews module calls them comments
 ("product-comments-list", "product-comment-list-item"). A bare "review" is not enough: a testimonial block, a

@@ -121,10 +121,12 @@ def select_reviews(walk: Walk) -> Iterable[HtmlElement]:
 
 _REVIEW_ITEM = lxml.etree.XPath(
     "boolean(.//*[@itemprop='review' or @itemprop='reviews'"
-    " or substring(@itemtype, string-length(@itemtype) - 5) = 'Review'])"
+    " or substring(@itemtype, string-length(@itemtype) - 5) = 'Review'"
+    " or contains(concat(' ', normalize-space(@class), ' '), ' review-item ')])"
 )
-"""Whether a box holds a review itself (schema.org microdata): then it is other buyers' words
-however short, not a rating's summary (Magento's "block review-list" of two reviews)."""
+"""Whether a box holds a review itself (schema.org microdata, or an item named so): then it
+is other buyers' words however short, not a rating's summary (Magento's "block review-list"
+of two reviews, Best Buy's "review-item")."""
 
 
 def select_review_widgets(walk: Walk) -> Iterable[HtmlElement]:

@@ -60,15 +60,20 @@ def test_the_rule_removes_a_box_of_customer_reviews_and_says_so() -> None:
 
 
 def test_a_short_box_of_reviews_goes_when_it_holds_reviews() -> None:
-    # Magento's two reviews (schema.org microdata) and PrestaShop's "comments": under the
-    # words a box needs to be more than a rating's summary, but reviews all the same
+    # Magento's two reviews (schema.org microdata), PrestaShop's "comments" and Best Buy's
+    # review items: under the words a box needs to be more than a rating's summary, but
+    # reviews all the same
     one = REVIEW.replace("<li class='review'>", "<li class='item review-item' itemprop='review'>")
     magento = f'<div class="block review-list" id="customer-reviews"><ol>{one}</ol></div>'
     prestashop = (
         '<div id="product-comments-list"><div class="product-comment-list-item row">'
         "<p>REVIEWTEXT Beautiful patina after a month.</p></div></div>"
     )
-    for box in (magento, prestashop):
+    bestbuy = (
+        '<section class="shop-reviews-section" id="anchor-reviews"><div class="review-item">'
+        "<h4>Worth every penny</h4><p>REVIEWTEXT Used them on a 14-hour flight.</p></div></section>"
+    )
+    for box in (magento, prestashop, bestbuy):
         # the judge's page runs no "comments" rule: there PrestaShop's are reviews or nothing
         text, names = text_after_rules(f"<main>{DESCRIPTION}</main>{box}", frozenset({"reviews"}))
         assert "REVIEWTEXT" not in text and "DESCRIPTIONTEXT" in text, box
