@@ -68,6 +68,8 @@ _INTERFACE = re.compile(
     # A results grid's controls and a recommendation box's heading, left behind alone when
     # the box's items go (its links) or stand elsewhere.
     r"|sort(?: by| and filter)?|show (?:more|less|all)|load more|see (?:more|all)"
+    # A results list's sort line with its choices (Indeed's "Sort by: relevance - date").
+    r"|sort(?:ed)? by:?(?: [\w-]+){1,2}(?: ?[-|·/] ?[\w-]+){1,4}"
     r"|view (?:all|more)|more options|quick view|compare|skip listing|all activity"
     r"|you (?:may|might) (?:also )?like|recommended for you|more like this"
     r"|(?:we found )?other products you (?:may|might) (?:also )?like"

@@ -136,6 +136,12 @@ def selected(body: str) -> list[str]:
             ["Share this post"],
         ),
         ('<div class="ipsType_reset"><a href="/p/5">Link to post</a></div>', ["Link to post"] * 2),
+        # A results list's sort line, its choices beside it (Indeed)
+        (
+            '<div class="css-1x2f9yr"><span>Sort by: </span><span>relevance</span> - '
+            '<a href="/jobs?sort=date">date</a></div>',
+            ["Sort by: relevance - date"],
+        ),
         # A heading's own button (rustdoc's item path), beside the heading's words
         (
             '<h1 class="fqn">Struct <a href="index.html">tokenbucket</a>::<span>RateLimiter'
