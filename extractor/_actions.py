@@ -71,7 +71,7 @@ _INTERFACE = re.compile(
     # A results list's sort line with its choices (Indeed's "Sort by: relevance - date").
     r"|sort(?:ed)? by:?(?: [\w-]+){1,2}(?: ?[-|·/] ?[\w-]+){1,4}"
     r"|view (?:all|more)|more options|quick view|compare|skip listing|all activity"
-    r"|you (?:may|might) (?:also )?like|recommended for you|more like this"
+    r"|you (?:may|might) (?:also )?like|recommended for you|more like this|product categories"
     r"|(?:we found )?other products you (?:may|might) (?:also )?like"
     r"|related (?:posts|articles|stories|content|reading)|recently viewed|new posts"
     # A post's sharing and liking widgets (WordPress: "Like this:", "Like Loading...").

@@ -136,6 +136,9 @@ def selected(body: str) -> list[str]:
             ["Share this post"],
         ),
         ('<div class="ipsType_reset"><a href="/p/5">Link to post</a></div>', ["Link to post"] * 2),
+        # WooCommerce's categories widget's title, its links gone
+        ('<section class="widget widget_product_categories"><h2 class="widget-title">'
+         "Product categories</h2></section>", ["Product categories"]),  # fmt: skip
         # A results list's sort line, its choices beside it (Indeed)
         (
             '<div class="css-1x2f9yr"><span>Sort by: </span><span>relevance</span> - '
