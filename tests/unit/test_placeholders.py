@@ -43,6 +43,21 @@ def test_the_filler_of_unfilled_cards_goes() -> None:
     assert kept.count("Lorem ipsum") == 2
 
 
+def test_a_themes_admin_hint_left_in_place_goes() -> None:
+    # PrestaShop's reassurance block before a merchant fills it in
+    hints = "".join(
+        f"<li><span class='h6'>{name} policy (edit with the Customer Reassurance module)</span></li>"
+        for name in ("Security", "Delivery", "Return")
+    )
+    body = f"<article>{PROSE}<div class='blockreassurance_product'><ul>{hints}</ul></div></article>"
+    text, names = after_rules(page(body))
+    assert "Customer Reassurance" not in text and "Paragraph 7" in text
+    assert "placeholders" in names
+    said = "<p>To change the banner, edit with the theme editor (edit with the Theme module) and save.</p>"
+    kept, _ = after_rules(page(f"<article>{PROSE}{said}</article>"))
+    assert "Theme module" in kept  # a sentence around the hint is not the hint
+
+
 def test_a_paragraph_that_names_the_filler_in_passing_stays() -> None:
     passing = (
         "<p>Designers once filled their mock-ups with lorem ipsum; our templates now use the "
