@@ -19,6 +19,8 @@ from collections.abc import Iterator
 
 from lxml.html import HtmlElement
 
+from ._text import HEADING_TAGS
+
 _CONTROL_TAGS = ("a", "button")
 BUTTON_MAX_WORDS = 4
 """A button's label of more words is a sentence the page says (a question, a card's title)."""
@@ -191,15 +193,12 @@ def select_standalone_actions(root: HtmlElement) -> list[HtmlElement]:
     return [el for el in found if stands_alone(el, chosen) or _in_heading_button(el)]
 
 
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-
-
 def _in_heading_button(element: HtmlElement) -> bool:
     """A plain button inside a heading that says more than the button does (a heading that
     is all button is an accordion's toggle: its label is the section's title)."""
     if element.tag != "button":
         return False
-    heading = next((a for a in element.iterancestors() if a.tag in _HEADINGS), None)
+    heading = next((a for a in element.iterancestors() if a.tag in HEADING_TAGS), None)
     if heading is None:
         return False
     return normalised(heading.text_content()) != normalised(element.text_content())

@@ -32,6 +32,8 @@ SCRIPT_NOTICE = re.compile(
 """A ``<noscript>`` page's own notice to the script-less reader ("This site is best viewed in a
 modern browser with JavaScript enabled.", Flarum's): the reader who sees the page has none."""
 NOTICE_MAX_CHARS = 200
+_NOTICE_CUE = re.compile("javascript|browser", re.IGNORECASE)
+"""A word every ``SCRIPT_NOTICE`` holds."""
 
 _NOSCRIPT = re.compile(r"<noscript\b[^>]*>(.*?)</noscript\s*>", re.IGNORECASE | re.DOTALL)
 _TAG = re.compile(r"<[^>]*>")
@@ -85,10 +87,25 @@ def reveal_noscript_page(document: HtmlElement) -> TraceEntry | None:
 
 
 def _drop_script_notices(noscript: HtmlElement) -> None:
-    """Remove the blocks inside ``noscript`` whose whole text is ``SCRIPT_NOTICE``."""
-    for element in list(noscript.iter()):
-        if element is noscript or element.getparent() is None:
+    """Remove the blocks inside ``noscript`` whose whole text is ``SCRIPT_NOTICE``: from each
+    text node that names JavaScript or a browser, the outermost element around it of at most
+    ``NOTICE_MAX_CHARS`` whose text is the notice (a scan of the text nodes, not of every
+    element's whole text: a ``<noscript>`` can hold a whole thread)."""
+    found: list[HtmlElement] = []
+    for text in noscript.xpath(".//text()"):
+        if not _NOTICE_CUE.search(text):
             continue
-        text = " ".join(element.text_content().split())
-        if len(text) <= NOTICE_MAX_CHARS and SCRIPT_NOTICE.fullmatch(text):
-            element.drop_tree()
+        owner = text.getparent()  # the element the text is in, or follows as its tail
+        notice, element = None, owner.getparent() if text.is_tail else owner
+        while element is not None and element is not noscript:
+            said = " ".join(element.text_content().split())
+            if len(said) > NOTICE_MAX_CHARS:
+                break
+            if SCRIPT_NOTICE.fullmatch(said):
+                notice = element
+            element = element.getparent()
+        if notice is not None and notice not in found:
+            found.append(notice)
+    for notice in found:
+        if notice.getparent() is not None:
+            notice.drop_tree()

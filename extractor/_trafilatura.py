@@ -254,8 +254,8 @@ def _reading_as_html(
     from trafilatura.htmlprocessing import convert_to_html
 
     if not comments:
-        found: str | None = _read(trafilatura.extract, document, url, comments=False)
-        return found
+        html = _read(trafilatura.extract, document, url, comments=False)
+        return html if isinstance(html, str) else None
     result = _read(trafilatura.bare_extraction, document, url, comments=True)
     if result is None or isinstance(result, dict) or result.body is None:
         return None
