@@ -54,9 +54,26 @@ def select_consent(walk: Walk) -> Iterable[HtmlElement]:
         el
         for el in walk.chrome
         if el.get("role") in CONSENT_LABEL_ROLES
-        and CONSENT_LABEL.search((el.get("aria-label") or "").lower())
+        and CONSENT_LABEL.search(_accessible_name(walk, el).lower())
     ]
-    return _with_marked(walk, _named_boxes(walk, CONSENT, CONSENT_MARKERS, share), labelled, share)
+    named = _named_boxes(walk, CONSENT, CONSENT_MARKERS, share)
+    dialogs = [el for el in labelled if el.get("role") != "region"]
+    regions = [el for el in labelled if el.get("role") == "region"]
+    # A dialog named for cookies is one at any share: a privacy policy is not in a dialog,
+    # and a product page with little text of its own can hold a preference centre's pages.
+    found = _with_marked(walk, named, regions, share)
+    return _with_marked(walk, found, dialogs, lambda text, page_text: True)
+
+
+def _accessible_name(walk: Walk, element: HtmlElement) -> str:
+    """``element``'s ``aria-label``, else the text of the elements its ``aria-labelledby``
+    names (a consent manager's dialog titled "Customize Your Cookie Settings" by its heading).
+    They are looked up among the walk's elements, which keep their text when a family run
+    before has removed them (the title in a ``<header>`` the chrome family took)."""
+    label = element.get("aria-label")
+    if label or not (ids := set((element.get("aria-labelledby") or "").split())):
+        return label or ""
+    return " ".join(el.text_content() for el, _, _ in walk.labelled if el.get("id") in ids)
 
 
 def _with_marked(

@@ -58,6 +58,17 @@ def run(html: str, rules: frozenset[str] = ALL_RULES) -> tuple[str, list]:
             '<div id="ghcc" class="position-fixed bottom-0" role="region" '
             'aria-label="Cookie banner"><p>ARIACOOKIETEXT OK</p></div>',
         ),
+        # a consent manager's preference centre, titled by its heading: on a product page
+        # with little text of its own it holds most of the page's text
+        (
+            "consent",
+            '<section role="dialog" aria-labelledby="ens-title"><header id="ens-title">'
+            "Customize Your Cookie Settings</header><p>PREFCENTRETEXT Cookies are small data"
+            " files that allow a website to collect and store data on your computer. Cookies "
+            "help us to provide important features and functionality on our websites.</p>"
+            "<p>These technologies are strictly necessary to provide you with services.</p>"
+            "</section>",
+        ),
         ("hidden", '<div role="tabpanel" data-readermode-hidden="display">MARKEDTABTEXT</div>'),
         # a collapsed accordion's panel: a family of its own, as it is a click away
         (
