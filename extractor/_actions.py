@@ -138,7 +138,17 @@ def _is_plain_button(button: HtmlElement, words: str) -> bool:
     accordion's title) or a tab: GitHub's "Go to file" and "Code", a "Copy" over a sample."""
     if button.get("aria-expanded") is not None or button.get("aria-controls"):
         return False
-    return button.get("role") != "tab" and 0 < len(words.split()) <= BUTTON_MAX_WORDS
+    if button.get("role") == "tab" or not 0 < len(words.split()) <= BUTTON_MAX_WORDS:
+        return False
+    return not _is_whole_heading(button, words)
+
+
+def _is_whole_heading(button: HtmlElement, words: str) -> bool:
+    """Whether ``button`` is all of the heading it sits in: an accordion's toggle whose script
+    sets no ``aria-expanded`` ("<h3><button>Shipping</button></h3>"), its label the title of
+    the section below it."""
+    heading = next((a for a in button.iterancestors() if a.tag in HEADING_TAGS), None)
+    return heading is not None and normalised(heading.text_content()) == words
 
 
 def _rest(element: HtmlElement, found: set[HtmlElement]) -> tuple[str, int]:

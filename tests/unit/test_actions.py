@@ -197,6 +197,8 @@ def test_controls_on_a_line_of_their_own_are_selected(body: str, expected: list[
         '<div><button aria-expanded="false" aria-controls="a1">Delivery</button></div>',
         '<div><button role="tab">Python</button></div>',
         "<div><button>How long does delivery to Ireland take?</button></div>",
+        # An accordion's toggle that is all of its heading: the title of the section below
+        '<h3 class="accordion__title"><button type="button">Shipping</button></h3>',
         # Copyright as a subject, and a picture's credit, are not the site's notice
         "<p>Copyright law protects the expression of an idea, not the idea itself.</p>",
         f"<div>{SECTION}<p>© guoya / Digital Vision Vectors / Getty Images</p></div>",
