@@ -23,6 +23,7 @@ from readability import Document
 from ._cascade import Candidate, Skip, Stage, StageInput
 from ._classnames import clear_builder_classes
 from ._parse import parse_fragment
+from ._readability_paragraphs import transform_misused_divs
 from ._readability_parse import prepare
 from ._scorer import MAX_ELEMENTS as SCORER_MAX_ELEMENTS
 from ._scorer import TooManyElements, best_block
@@ -134,6 +135,9 @@ class _TreeDocument(Document):
         self.encoding = "utf-8"
         tree = clear_builder_classes(unmark_embedded_posts(copy.deepcopy(input)))
         return prepare(tree, self.handle_failures)
+
+    def transform_misused_divs_into_paragraphs(self) -> None:
+        transform_misused_divs(self.html)
 
 
 EMBEDDED_POST = re.compile(r"tweet|twitter", re.IGNORECASE)
