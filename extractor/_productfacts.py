@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html
 import re
+import urllib.parse
 from dataclasses import dataclass
 from typing import Any
 
@@ -190,12 +191,20 @@ def _missing(words: list[str], held: set[str]) -> bool:
     return sum(word not in held for word in words) >= MISSING_SHARE * len(words)
 
 
+_PERCENT_ENCODED = re.compile(r"%(?:20|2C|2E)", re.IGNORECASE)
+"""An encoded space, comma or full stop: what a URL-encoded sentence holds."""
+
+
 def _description(value: Any) -> str:
     """The description as plain text in paragraphs: shops put HTML in it, often escaped."""
     if isinstance(value, list):
         value = next((item for item in value if isinstance(item, str)), None)
     if not isinstance(value, str) or not value.strip():
         return ""
+    if _PERCENT_ENCODED.search(value) and not any(space.isspace() for space in value.strip()):
+        # A theme that URL-encodes the description ("An%20elegant%20sofa%20..."): a string
+        # of words with no space in it is never meant to be read so.
+        value = urllib.parse.unquote(value)
     text = html.unescape(value)
     if "<" in text and ">" in text:
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import urllib.parse
 
 from extractor import extract
 from extractor._parse import parse_html
@@ -78,6 +79,21 @@ def test_html_in_the_description_is_read_as_text() -> None:
     assert facts is not None
     assert facts.description == f"{DESCRIPTION}\n{SECOND}"
     assert "<" not in facts.description
+
+
+def test_a_url_encoded_description_is_read_decoded() -> None:
+    encoded = urllib.parse.quote(DESCRIPTION)  # "Thrown%20on%20the%20wheel%20..."
+    facts = read_product_facts(
+        parse_html(product_page(False, {"@type": "Product", "description": encoded}).decode())
+    )
+    assert facts is not None
+    assert facts.description == DESCRIPTION
+    # A description that merely holds a percent sign is left as written.
+    plain = "Save 20% this week: the 2.5% glaze is food safe, and the clay is %20 local."
+    facts = read_product_facts(
+        parse_html(product_page(False, {"@type": "Product", "description": plain}).decode())
+    )
+    assert facts is not None and facts.description == plain
 
 
 def test_markup_lxml_cannot_read_gives_no_description_and_no_error() -> None:
