@@ -28,6 +28,7 @@ from ._jsonld import json_ld_nodes
 from ._pagefeatures import PAGE_TYPES as PAGE_TYPES
 from ._pagefeatures import page_features
 from ._pagemodel import page_model
+from ._shoptemplates import body_template
 
 DEFAULT_TYPE = "article"
 
@@ -301,6 +302,8 @@ def page_reading(
         meta[f"url:{kind}"] = str(weight)
     shape = _dom_evidence(counts, evidence)
     _discussion_evidence(document, counts, evidence)
+    if template := body_template(document):
+        evidence.add(template[0], DECISIVE_WEIGHT, f"the shop's {template[1]} template")
     weights = dict(evidence.weights)
     row = page_features(document, url, weights, found, meta, shape)
     return weights, tuple(evidence.notes), row

@@ -177,7 +177,33 @@ def parse_html(text: str) -> HtmlElement:
     except (lxml.etree.ParserError, ValueError) as exc:
         # "Document is empty": the input held only comments, a doctype or similar.
         raise EmptyInputError(f"input has no HTML elements ({exc})") from exc
-    if root.find("body") is None:
+    body = root.find("body")
+    if body is None:
         # A page whose text lives in <head> only, or a frameset: give it a body to score.
         root.append(lxml.html.Element("body"))
+    elif not body.attrib:
+        _restore_body_attributes(body, text)
     return unnest_void_elements(root)
+
+
+def _restore_body_attributes(body: HtmlElement, text: str) -> None:
+    """The attributes of a ``<body>`` tag libxml2 met after it had opened the body itself
+    (an element out of place in ``<head>`` opens it): it drops them, where a browser adds
+    them to the body it has. WordPress's ``<body class="single-product woocommerce ...">``
+    names the page's template (``_shoptemplates``) and was lost so on a wcxb-dev product."""
+    head_end = max(text.find("</head>"), text.find("</HEAD>"), 0)  # past a script's "<body"
+    start = text.find("<body", head_end)
+    if start < 0:
+        start = text.find("<BODY", head_end)
+    end = text.find(">", start)
+    if start < 0 or end < 0:
+        return
+    attributes = text[start + len("<body") : end]
+    if not attributes.strip() or not attributes[0].isspace() or "<" in attributes:
+        return  # a bare <body>, or "<body" in a script's string
+    try:
+        holder = lxml.html.fragment_fromstring(f"<div{attributes}></div>", parser=_PARSER)
+    except (lxml.etree.ParserError, ValueError):
+        return
+    for name, value in holder.attrib.items():
+        body.set(name, value)

@@ -220,3 +220,63 @@ def test_a_local_businesss_own_kind_is_service_evidence(schema: str) -> None:
     found = rules(page(json_ld(schema)))
     assert found.weights.get("service") == 1.0
     assert f"service +1: schema.org {schema}" in found.evidence
+
+
+def magento_category(count: int) -> str:
+    """A Magento category of ``count`` products, as its Luma theme serves it: no JSON-LD, a
+    URL with no shop word, a price and an "Add to Cart" button on each card."""
+    cards = "".join(
+        f'<li class="item product product-item"><div class="product-item-info">'
+        f'<a class="product-item-photo" href="/tent-{i}.html"><img alt="Tent {i}" src="t.jpg">'
+        f'</a><strong class="product-item-name"><a href="/tent-{i}.html">Ridge tent {i}</a>'
+        f'</strong><span class="price">${i}49.00</span><button class="action tocart primary">'
+        "<span>Add to Cart</span></button></div></li>"
+        for i in range(1, count + 1)
+    )
+    return (
+        "<html><head><title>Tents - Outfitters</title></head>"
+        '<body class="page-products categorypath-gear-tents category-tents catalog-category-view'
+        ' page-layout-2columns-left"><main id="maincontent"><h1>Tents</h1>'
+        '<div class="toolbar toolbar-products"><p class="toolbar-amount">'
+        f"{count} Items</p></div>"
+        f'<ol class="products list items product-items">{cards}</ol></main></body></html>'
+    )
+
+
+def test_a_shop_platforms_body_template_decides_the_type() -> None:
+    """A Magento category of five products shows five prices and five carts, which read as a
+    product page; its <body> names the category template."""
+    found = detect(magento_category(5), "https://outfitters.example/gear/tents.html")
+    assert found.kind == "collection"
+    assert "collection +3: the shop's catalog-category-view template" in found.evidence
+    without = magento_category(5).replace(" catalog-category-view", "")
+    assert detect(without, "https://outfitters.example/gear/tents.html").kind != "collection"
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ('<body class="product-template-default single single-product woocommerce">', "product"),
+        ('<body class="archive tax-product_cat woocommerce">', "collection"),
+        ('<body class="template-product">', "product"),
+        ('<body class="catalog-product-view">', "product"),
+        ('<body id="category" class="lang-fr page-category">', "collection"),
+        ('<body id="product" class="page-product">', "product"),
+    ],
+)
+def test_each_platforms_template_names_its_type(body: str, expected: str) -> None:
+    found = rules(page().replace("<body>", body))
+    assert found.kind == expected
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '<body class="single-product tax-product_cat">',  # two types named: neither
+        '<body id="product">',  # an id alone: not PrestaShop's
+        '<body class="single-post">',
+    ],
+)
+def test_a_body_naming_no_one_template_says_nothing(body: str) -> None:
+    found = rules(page().replace("<body>", body))
+    assert not any("template" in note for note in found.evidence)

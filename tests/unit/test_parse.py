@@ -42,3 +42,21 @@ def test_void_elements_libxml2_misnests_give_back_what_follows(tag: str) -> None
     # Removing the element (as the executable rule does with <embed>) keeps that text.
     element.drop_tree()
     assert page.find(".//p").text_content() == "before  after in end"
+
+
+def test_a_late_body_tags_attributes_are_kept_as_a_browser_keeps_them() -> None:
+    """An element out of place in <head> opens the body early; the <body> tag met after it
+    gives its attributes to that body (WordPress's template classes)."""
+    root = parse_html(
+        '<html><head><title>T</title><div id="early">early</div></head>'
+        '<body class="single-product woocommerce" data-theme="x"><p>Text.</p></body></html>'
+    )
+    body = root.find("body")
+    assert body.get("class") == "single-product woocommerce"
+    assert body.get("data-theme") == "x"
+    # A "<body" in a script's string is not a tag: the body keeps no attributes from it.
+    scripted = parse_html(
+        "<html><head><script>var s = '<body class=\"x\">';</script>"
+        "<div>early</div></head><body><p>Text.</p></body></html>"
+    )
+    assert not scripted.find("body").attrib
