@@ -77,3 +77,21 @@ def test_neither_the_reading_nor_trafilaturas_page_holds_the_filler() -> None:
     extraction = extract(page(CARDS).encode(), url="https://rankings.example/2025")
     assert "Paragraph 7" in extraction.text and "Lorem" not in extraction.text
     assert "Lorem" not in judge_document(page(CARDS), ALL_RULES).text_content()
+
+
+def test_a_client_side_templates_unfilled_bindings_go_and_code_keeps_its_own() -> None:
+    # A Vue thread served as written: each post's error line is a binding no script filled.
+    posts = "".join(
+        f"<div class='post'><p>Post {i}: the pump seal failed after a week of use.</p>"
+        f"<div class='error'>{{{{ DiscussionBoard.errors[{1170 + i}].message }}}}</div></div>"
+        for i in range(3)
+    )
+    example = "<pre><code>&lt;h1&gt;Hello {{ person }}!&lt;/h1&gt;\n{{ form }}</code></pre>"
+    prose = "<p>Django unpacks the fields from that {{ form }} into the page's markup.</p>"
+    text, names = after_rules(page(f"<article>{PROSE}{posts}{example}{prose}</article>"))
+    assert "DiscussionBoard" not in text and "Post 2: the pump seal" in text
+    assert "Hello {{ person }}!" in text and text.count("{{ form }}") == 2  # code and prose
+    assert "that {{ form }} into" in text  # a sentence around a binding is not a binding
+    assert "placeholders" in names
+    kept, _ = after_rules(page(f"<article>{PROSE}{posts}</article>"), ALL_RULES - {"placeholders"})
+    assert kept.count("DiscussionBoard") == 3
