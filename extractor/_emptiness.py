@@ -95,14 +95,15 @@ _NO_RESULTS = re.compile(
     r"(?:your search|search for .{1,80}) (?:returned|did not match|found) no|"
     rf"there (?:are|were) no {_RECORDS}|"
     r"nothing (?:matched|found|to show)|no (?:results|products) to (?:show|display)|"
-    r"(?:couldn't|could not|can't|cannot|didn't|did not|were unable to) find any"
-    rf"(?:thing| {_RECORDS}) (?:matching|for|that match)|"
+    r"(?:couldn't|could not|can't|cannot|didn't|did not|were unable to) find "
+    rf"(?:anything|any {_RECORDS}|{_RECORDS}) (?:matching|for|that match)|"
     r"(?:this|the) (?:collection|category|list) is (?:currently )?empty",
     re.IGNORECASE,
 )
 """An empty listing's notice ("No results found", "0 items", "Your search returned no
 matches", "There are no products in this category", "Sorry, we couldn't find any products
-matching ...", "This collection is empty"). A cart's "Your cart is empty" or "0 items" is not
+matching ...", Magento's "We can't find products matching the selection.", "This collection
+is empty"). A cart's "Your cart is empty" or "0 items" is not
 one: shops print it in the drawer of every page."""
 
 

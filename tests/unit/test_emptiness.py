@@ -26,6 +26,7 @@ EMPTY = {
     "server-error.html": "an error page",
     "empty-search-sorry.html": "an empty listing",
     "empty-collection.html": "an empty listing",
+    "empty-category-magento.html": "an empty listing",  # "We can't find products matching"
     "paywall.html": "a paywall",
     "maintenance.html": "an error page",
 }
