@@ -265,7 +265,7 @@ def _read_up_to_stages(
         trace.extend(section_trace)
         rules = rules_before_comments(rules)[1]
         comments = _comments_output(section, options) if section is not None else None
-    trace.extend(apply_rules(cleaned, rules))
+    trace.extend(apply_rules(cleaned, rules, snapshot.html))
     unwrap_text_forms(cleaned)
     # Where the collapsed rule runs, the answers it spares (an FAQ's) are opened alone.
     answers = answer_panel_ids(cleaned) if "collapsed" in rules else None

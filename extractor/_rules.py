@@ -346,7 +346,7 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
     RuleFamily(
         "placeholders",
         "template filler never replaced (lorem ipsum)",
-        lambda walk: select_placeholders(walk.root),
+        lambda walk: select_placeholders(walk.root, walk.markup),
     ),
     RuleFamily(
         "forms",
@@ -360,10 +360,13 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
 PRECLEAN_RULES: frozenset[str] = frozenset(family.name for family in RULE_FAMILIES)
 
 
-def apply_rules(root: HtmlElement, enabled: frozenset[str]) -> list[TraceEntry]:
-    """Remove every enabled family's elements from ``root`` (a copy the caller owns)."""
+def apply_rules(
+    root: HtmlElement, enabled: frozenset[str], markup: str | None = None
+) -> list[TraceEntry]:
+    """Remove every enabled family's elements from ``root`` (a copy the caller owns), parsed
+    from ``markup`` when the caller passes it (a family may then skip a page's search)."""
     trace: list[TraceEntry] = []
-    walk = Walk(root)
+    walk = Walk(root, markup)
     for family in RULE_FAMILIES:
         if family.name in enabled:
             chosen = list(family.pick(walk))

@@ -142,7 +142,7 @@ def judge_document(html: str, rules: frozenset[str]) -> lxml.html.HtmlElement:
     come back through the judge."""
     document = parse_html(html)
     reveal_noscript_page(document)  # as the cascade does: a page served inside <noscript>
-    apply_rules(document, rules & JUDGE_RULES)
+    apply_rules(document, rules & JUDGE_RULES, html)
     unwrap_text_forms(document)  # as the cascade's page: old Reddit's posts sit in forms
     _space_row_cells(document)
     # the panels the cascade keeps, opened for the judge too

@@ -40,8 +40,11 @@ class Walk:
 
     A family run after others must skip what they removed: ``live`` does, from ``removed``."""
 
-    def __init__(self, root: HtmlElement) -> None:
+    def __init__(self, root: HtmlElement, markup: str | None = None) -> None:
         self.root = root
+        self.markup = markup
+        """The markup ``root`` was parsed from, when the caller has it: a family whose text
+        cannot occur on a page whose markup lacks it skips its search there."""
         self.hiding: list[HtmlElement] = []  # <input> or a hiding attribute: see is_hidden
         # With their class and id, as they are and lower-cased.
         self.labelled: list[tuple[HtmlElement, str, str]] = []
