@@ -155,3 +155,18 @@ UNPRINTED_MAX_SHARE = 0.8
 """A box left out of print holding this share of the page's text or more is left alone: then
 the page's own wrapper carries the class. A manual's sidebar can hold over half (0685: 0.49
 of the page as served, more once its scripts are gone)."""
+
+BROWSER_NOTICES = re.compile(
+    r"browser-?upgrade|upgrade-?browser|outdated-?browser|browser-?outdated|unsupported-?browser"
+    r"|browser-?unsupported|old-?browser|browsehappy|browser-?(?:warning|notice|update-notice)"
+    r"|\bbuorg\b|\bie-?(?:warning|notice|banner)\b"
+)
+"""Class or id names (lower-cased) of a notice that the reader's browser is out of date or
+unsupported ("Please update your browser to take advantage of the latest technology security
+enhancements", B&H's ``upgradeBrowserWrapper``; HTML5 Boilerplate's ``browserupgrade``,
+browser-update.org's ``buorg``, outdated-browser's ``outdated``): a site hides it from the
+browsers it supports, and a reader that does not apply its style sheet shows it."""
+BROWSER_NOTICES_MARKERS = ("browser", "browsehappy", "buorg", "ie-", "iewarning", "ienotice")
+BROWSER_NOTICES_MAX_SHARE = 0.5
+"""A notice holding this share of the page's text or more is left alone (a page about
+browser support)."""

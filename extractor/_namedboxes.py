@@ -1,5 +1,5 @@
 """The rule families that remove boxes by their names (``_rules``): consent banners, customer
-reviews and review widgets, what the site leaves out of print, forum signatures and a board's
+reviews and review widgets, what the site leaves out of print, notices of an outdated browser, forum signatures and a board's
 statistics and sidebars, a manual's controls, filter panels. The names and each family's limits
 are data in ``_boxnames``; a few families also read an attribute other than class and id
 (an ``aria-label``, a ``data-role``), where the platform names its box only there."""
@@ -16,6 +16,9 @@ from ._boxnames import (
     BOARD_SIDEBARS,
     BOARD_SIDEBARS_MARKERS,
     BOARD_SIDEBARS_MAX_SHARE,
+    BROWSER_NOTICES,
+    BROWSER_NOTICES_MARKERS,
+    BROWSER_NOTICES_MAX_SHARE,
     CONSENT,
     CONSENT_LABEL,
     CONSENT_LABEL_ROLES,
@@ -154,6 +157,11 @@ def select_review_widgets(walk: Walk) -> Iterable[HtmlElement]:
 def select_unprinted(walk: Walk) -> Iterable[HtmlElement]:
     share = _under_share(UNPRINTED_MAX_SHARE)
     return _named_boxes(walk, UNPRINTED, UNPRINTED_MARKERS, share)
+
+
+def select_browser_notices(walk: Walk) -> Iterable[HtmlElement]:
+    share = _under_share(BROWSER_NOTICES_MAX_SHARE)
+    return _named_boxes(walk, BROWSER_NOTICES, BROWSER_NOTICES_MARKERS, share)
 
 
 def select_signatures(walk: Walk) -> Iterable[HtmlElement]:

@@ -16,6 +16,7 @@ from lxml.html import HtmlElement
 from ._forms import select_forms
 from ._namedboxes import (
     select_board_sidebars,
+    select_browser_notices,
     select_consent,
     select_doc_controls,
     select_facets,
@@ -312,6 +313,11 @@ RULE_FAMILIES: tuple[RuleFamily, ...] = (
     RuleFamily("comments", "subtrees whose class or id contains 'comment'", _select_comments),
     RuleFamily("chrome", "header, footer and nav outside article/main", _select_chrome),
     RuleFamily("consent", "cookie and consent banners", select_consent),
+    RuleFamily(
+        "browser-notices",
+        "notices that the reader's browser is out of date or unsupported",
+        select_browser_notices,
+    ),
     RuleFamily("reviews", "customer reviews (on product pages only)", select_reviews),
     RuleFamily("review-widgets", "widgets of a business's Google reviews", select_review_widgets),
     RuleFamily(

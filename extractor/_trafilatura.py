@@ -47,6 +47,7 @@ JUDGE_RULES = frozenset(
     {
         "executable",
         "consent",
+        "browser-notices",
         "reviews",
         "shelves",
         "signups",

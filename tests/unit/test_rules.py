@@ -69,6 +69,17 @@ def run(html: str, rules: frozenset[str] = ALL_RULES) -> tuple[str, list]:
             "<p>These technologies are strictly necessary to provide you with services.</p>"
             "</section>",
         ),
+        # a notice to browsers the site no longer supports, shown where its style is not
+        (
+            "browser-notices",
+            '<div class="upgradeBrowserWrapper"><h3>Please update your browser UPGRADETEXT'
+            "</h3></div>",
+        ),
+        (
+            "browser-notices",
+            '<p class="browserupgrade">You are using an <strong>outdated</strong> browser. '
+            'BOILERPLATETEXT <a href="https://browsehappy.com/">upgrade</a></p>',
+        ),
         ("hidden", '<div role="tabpanel" data-readermode-hidden="display">MARKEDTABTEXT</div>'),
         # a collapsed accordion's panel: a family of its own, as it is a click away
         (
