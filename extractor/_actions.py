@@ -118,10 +118,21 @@ def is_copyright_notice(text: str) -> bool:
     return signed and _YEAR.search(text) is not None
 
 
+_LOADING = re.compile(
+    r"\W*loading(?: [\w-]+){0,2} ?(?:\.{2,}|…)(?: ?please wait ?(?:\.{2,}|…)?)?", re.IGNORECASE
+)
+"""A script's loading indicator left as served ("Loading...", "Loading paragraph...",
+"Loading image…", "Loading... Please wait..."): its ellipsis says so; "Loading" alone or a
+heading "Loading times" may be the page's own words."""
+
+
 def _phrase_elements(root: HtmlElement) -> Iterator[HtmlElement]:
     for el in root.iter(*_UI_TAGS, "small"):
         text = el.text_content()
         if el.tag in _NOTICE_TAGS and is_copyright_notice(text):
+            yield el
+            continue
+        if len(text) <= 60 and _LOADING.fullmatch(" ".join(text.split())):
             yield el
             continue
         if len(text) > 60 or not text.strip():

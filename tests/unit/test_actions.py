@@ -159,6 +159,9 @@ def selected(body: str) -> list[str]:
             ["Copyright © 2016–2024 Acme Software Foundation. All rights reserved."] * 2,
         ),
         (f"<div>{SECTION}<p>© 2026 Netlify</p></div>", ["© 2026 Netlify"]),
+        # A script's loading indicator left as served
+        ('<div class="spinner"><span>Loading... Please wait...</span></div>', ["Loading... Please wait..."] * 2),
+        ("<div><p>Loading paragraph...</p></div>", ["Loading paragraph..."] * 2),
         # Buttons that do something (GitHub's repository page; a code sample's copy button)
         (
             '<div><button type="button"><span>Go to file</span></button>'
@@ -197,6 +200,9 @@ def test_controls_on_a_line_of_their_own_are_selected(body: str, expected: list[
         '<div><button aria-expanded="false" aria-controls="a1">Delivery</button></div>',
         '<div><button role="tab">Python</button></div>',
         "<div><button>How long does delivery to Ireland take?</button></div>",
+        # The page's own words about loading: no ellipsis, or a sentence
+        "<h3>Loading times</h3><p>Each truck is loaded in under an hour.</p>",
+        "<p>Loading... the word the old terminals printed while a tape ran.</p>",
         # An accordion's toggle that is all of its heading: the title of the section below
         '<h3 class="accordion__title"><button type="button">Shipping</button></h3>',
         # Copyright as a subject, and a picture's credit, are not the site's notice
