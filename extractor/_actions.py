@@ -132,7 +132,11 @@ def _phrase_elements(root: HtmlElement) -> Iterator[HtmlElement]:
         if el.tag in _NOTICE_TAGS and is_copyright_notice(text):
             yield el
             continue
-        if len(text) <= 60 and _LOADING.fullmatch(" ".join(text.split())):
+        if (
+            len(text) <= 60
+            and "oading" in text.lower()
+            and _LOADING.fullmatch(" ".join(text.split()))
+        ):
             yield el
             continue
         if len(text) > 60 or not text.strip():
@@ -158,8 +162,12 @@ def _is_whole_heading(button: HtmlElement, words: str) -> bool:
     """Whether ``button`` is all of the heading it sits in: an accordion's toggle whose script
     sets no ``aria-expanded`` ("<h3><button>Shipping</button></h3>"), its label the title of
     the section below it."""
-    heading = next((a for a in button.iterancestors() if a.tag in HEADING_TAGS), None)
+    heading = _heading_around(button)
     return heading is not None and normalised(heading.text_content()) == words
+
+
+def _heading_around(element: HtmlElement) -> HtmlElement | None:
+    return next((a for a in element.iterancestors() if a.tag in HEADING_TAGS), None)
 
 
 def _rest(element: HtmlElement, found: set[HtmlElement]) -> tuple[str, int]:
@@ -219,7 +227,7 @@ def _in_heading_button(element: HtmlElement) -> bool:
     is all button is an accordion's toggle: its label is the section's title)."""
     if element.tag != "button":
         return False
-    heading = next((a for a in element.iterancestors() if a.tag in HEADING_TAGS), None)
+    heading = _heading_around(element)
     if heading is None:
         return False
     return normalised(heading.text_content()) != normalised(element.text_content())

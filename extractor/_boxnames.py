@@ -164,9 +164,9 @@ BROWSER_NOTICES = re.compile(
 """Class or id names (lower-cased) of a notice that the reader's browser is out of date or
 unsupported ("Please update your browser to take advantage of the latest technology security
 enhancements", B&H's ``upgradeBrowserWrapper``; HTML5 Boilerplate's ``browserupgrade``,
-browser-update.org's ``buorg``, outdated-browser's ``outdated``): a site hides it from the
+browser-update.org's ``buorg``, XenForo's ``js-browserWarning``): a site hides it from the
 browsers it supports, and a reader that does not apply its style sheet shows it."""
-BROWSER_NOTICES_MARKERS = ("browser", "browsehappy", "buorg", "ie-", "iewarning", "ienotice")
+BROWSER_NOTICES_MARKERS = ("browser", "buorg", "ie-", "iewarning", "ienotice", "iebanner")
 BROWSER_NOTICES_MAX_SHARE = 0.5
 """A notice holding this share of the page's text or more is left alone (a page about
 browser support)."""

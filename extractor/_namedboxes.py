@@ -1,8 +1,9 @@
 """The rule families that remove boxes by their names (``_rules``): consent banners, customer
-reviews and review widgets, what the site leaves out of print, notices of an outdated browser, forum signatures and a board's
-statistics and sidebars, a manual's controls, filter panels. The names and each family's limits
-are data in ``_boxnames``; a few families also read an attribute other than class and id
-(an ``aria-label``, a ``data-role``), where the platform names its box only there."""
+reviews and review widgets, what the site leaves out of print, notices of an outdated
+browser, forum signatures and a board's statistics and sidebars, a manual's controls, filter
+panels. The names and each family's limits are data in ``_boxnames``; a few families also read
+an attribute other than class and id (an ``aria-label``, a ``data-role``), where the platform
+names its box only there."""
 
 from __future__ import annotations
 
@@ -103,6 +104,15 @@ def _under_share(share: float) -> Callable[[str, int], bool]:
     return lambda text, page_text: len(text) < share * page_text
 
 
+def _by_names(
+    names: re.Pattern[str], markers: tuple[str, ...], max_share: float
+) -> Callable[[Walk], Iterable[HtmlElement]]:
+    """A family that removes the boxes ``names`` finds (``_named_boxes``) holding under
+    ``max_share`` of the page's text: most families are no more than that."""
+    share = _under_share(max_share)
+    return lambda walk: _named_boxes(walk, names, markers, share)
+
+
 def _named_boxes(
     walk: Walk,
     names: re.Pattern[str],
@@ -149,19 +159,15 @@ is other buyers' words however short, not a rating's summary (Magento's "block r
 of two reviews, Best Buy's "review-item")."""
 
 
-def select_review_widgets(walk: Walk) -> Iterable[HtmlElement]:
-    share = _under_share(REVIEW_WIDGETS_MAX_SHARE)
-    return _named_boxes(walk, REVIEW_WIDGETS, REVIEW_WIDGETS_MARKERS, share)
+select_review_widgets = _by_names(REVIEW_WIDGETS, REVIEW_WIDGETS_MARKERS, REVIEW_WIDGETS_MAX_SHARE)
 
 
-def select_unprinted(walk: Walk) -> Iterable[HtmlElement]:
-    share = _under_share(UNPRINTED_MAX_SHARE)
-    return _named_boxes(walk, UNPRINTED, UNPRINTED_MARKERS, share)
+select_unprinted = _by_names(UNPRINTED, UNPRINTED_MARKERS, UNPRINTED_MAX_SHARE)
 
 
-def select_browser_notices(walk: Walk) -> Iterable[HtmlElement]:
-    share = _under_share(BROWSER_NOTICES_MAX_SHARE)
-    return _named_boxes(walk, BROWSER_NOTICES, BROWSER_NOTICES_MARKERS, share)
+select_browser_notices = _by_names(
+    BROWSER_NOTICES, BROWSER_NOTICES_MARKERS, BROWSER_NOTICES_MAX_SHARE
+)
 
 
 def select_signatures(walk: Walk) -> Iterable[HtmlElement]:
@@ -174,19 +180,13 @@ def select_signatures(walk: Walk) -> Iterable[HtmlElement]:
     return _with_marked(walk, _named_boxes(walk, SIGNATURES, ("signature",), share), marked, share)
 
 
-def select_forum_stats(walk: Walk) -> Iterable[HtmlElement]:
-    share = _under_share(FORUM_STATS_MAX_SHARE)
-    return _named_boxes(walk, FORUM_STATS, FORUM_STATS_MARKERS, share)
+select_forum_stats = _by_names(FORUM_STATS, FORUM_STATS_MARKERS, FORUM_STATS_MAX_SHARE)
 
 
-def select_doc_controls(walk: Walk) -> Iterable[HtmlElement]:
-    share = _under_share(DOC_CONTROLS_MAX_SHARE)
-    return _named_boxes(walk, DOC_CONTROLS, DOC_CONTROLS_MARKERS, share)
+select_doc_controls = _by_names(DOC_CONTROLS, DOC_CONTROLS_MARKERS, DOC_CONTROLS_MAX_SHARE)
 
 
-def select_board_sidebars(walk: Walk) -> Iterable[HtmlElement]:
-    share = _under_share(BOARD_SIDEBARS_MAX_SHARE)
-    return _named_boxes(walk, BOARD_SIDEBARS, BOARD_SIDEBARS_MARKERS, share)
+select_board_sidebars = _by_names(BOARD_SIDEBARS, BOARD_SIDEBARS_MARKERS, BOARD_SIDEBARS_MAX_SHARE)
 
 
 _CONTROLS = ("input", "select", "button", "label")

@@ -201,7 +201,7 @@ def _description(value: Any) -> str:
         value = next((item for item in value if isinstance(item, str)), None)
     if not isinstance(value, str) or not value.strip():
         return ""
-    if _PERCENT_ENCODED.search(value) and not any(space.isspace() for space in value.strip()):
+    if _PERCENT_ENCODED.search(value) and len(value.split()) == 1:
         # A theme that URL-encodes the description ("An%20elegant%20sofa%20..."): a string
         # of words with no space in it is never meant to be read so.
         value = urllib.parse.unquote(value)

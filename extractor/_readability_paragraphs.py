@@ -15,7 +15,8 @@ every child of every ``<div>`` and searched the markup for a block's start tag (
 stage's time). Here the tags are read from the tree: a tag the start-tag pattern would find is
 one that begins with a block's name (``<p`` finds ``<param>`` and ``<picture>`` too, so does
 this), and the only markup not escaped in serialisation, a comment's or processing
-instruction's and a raw-text element's (a ``<script>``), is still searched as upstream does (tests/unit pins the equivalence).
+instruction's and a raw-text element's (a ``<script>``), is still searched as upstream does
+(tests/unit pins the equivalence).
 """
 
 from __future__ import annotations
@@ -29,9 +30,7 @@ BLOCK_PREFIXES = ("blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "
 """The names in readability-lxml's ``divToPElementsRe`` (``<(blockquote|dl|div|...)``): an
 element whose tag begins with one is a block to it."""
 
-RAW_TEXT_TAGS = frozenset(
-    {"script", "style", "xmp", "noscript", "noembed", "noframes", "iframe"}
-)
+RAW_TEXT_TAGS = frozenset({"script", "style", "xmp", "noscript", "noembed", "noframes", "iframe"})
 """Elements whose text the HTML serialiser writes unescaped (a ``<textarea>``'s is escaped)."""
 
 PHRASING_TAGS = frozenset(
@@ -81,8 +80,8 @@ def wrap_phrasing(div: HtmlElement) -> None:
     stays where it was."""
     items: list[HtmlElement] = []
     paragraph: HtmlElement | None = None
-    spare = div.text  # white space before the first item
-    div.text = None
+    spare: str | None = None  # white space before the first item
+    leading, div.text = div.text, None
 
     def add_text(text: str | None) -> None:
         nonlocal paragraph, spare
@@ -102,9 +101,7 @@ def wrap_phrasing(div: HtmlElement) -> None:
         else:
             paragraph.text = (paragraph.text or "") + text
 
-    if spare and spare.strip():
-        text, spare = spare, None
-        add_text(text)
+    add_text(leading)
     for child in list(div):
         tail, child.tail = child.tail, None
         div.remove(child)
